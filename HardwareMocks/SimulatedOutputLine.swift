@@ -1,0 +1,29 @@
+import ActuatorHAL
+
+/// A simulated GPIO output (e.g. a DRV2605's EN pin): records every level change against the
+/// virtual clock and tells observers (the chip model) about it.
+public final class SimulatedOutputLine: DigitalOutput {
+    public let name: String
+    public private(set) var level: LineLevel
+    /// Every level driven, with when.
+    public private(set) var history: [(time: MonotonicInstant, level: LineLevel)] = []
+    private let clock: any MonotonicClock
+    private var observers: [(LineLevel) -> Void] = []
+
+    public init(name: String, initial: LineLevel = .low, clock: any MonotonicClock) {
+        self.name = name
+        self.level = initial
+        self.clock = clock
+    }
+
+    /// Calls `observer` with every new level (a chip model watches its EN pin this way).
+    public func observe(_ observer: @escaping (LineLevel) -> Void) {
+        observers.append(observer)
+    }
+
+    public func set(_ level: LineLevel) throws(GPIOError) {
+        self.level = level
+        history.append((clock.now, level))
+        for observer in observers { observer(level) }
+    }
+}

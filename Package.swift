@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "hapticboard",
+    products: [
+        .library(name: "ActuatorHAL", targets: ["ActuatorHAL"]),
+        .library(name: "HapticRuntime", targets: ["HapticRuntime"]),
+        .library(name: "HardwareMocks", targets: ["HardwareMocks"]),
+        .executable(name: "hapticboard", targets: ["hapticboard"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        // Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x, chosen by its header) and ALSA.
+        .target(
+            name: "CDrivers",
+            linkerSettings: [
+                .linkedLibrary("i2c"),
+                .linkedLibrary("gpiod"),
+                .linkedLibrary("asound"),
+            ]
+        ),
+        .target(
+            name: "ActuatorHAL",
+            dependencies: [
+                "CDrivers",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .target(
+            name: "HardwareMocks",
+            dependencies: ["ActuatorHAL"],
+            path: "HardwareMocks"
+        ),
+        .target(
+            name: "HapticRuntime",
+            dependencies: [
+                "ActuatorHAL",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "hapticboard",
+            dependencies: [
+                "ActuatorHAL",
+                "HapticRuntime",
+                "HardwareMocks",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .testTarget(name: "ActuatorHALTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
+        .testTarget(name: "HardwareMocksTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
+        .testTarget(name: "HapticRuntimeTests", dependencies: ["HapticRuntime", "ActuatorHAL", "HardwareMocks"]),
+        .testTarget(name: "hapticboardTests", dependencies: ["hapticboard"]),
+    ]
+)

@@ -1,0 +1,60 @@
+/// A point in time on a monotonic clock (CLOCK_MONOTONIC on Linux, virtual time in tests).
+///
+/// Stored as nanoseconds since the clock's own origin; instants from different clocks must
+/// not be compared.
+public struct MonotonicInstant: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) {
+        self.nanoseconds = nanoseconds
+    }
+
+    public static let zero = MonotonicInstant(nanoseconds: 0)
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+
+    public static func + (lhs: Self, rhs: Duration) -> Self {
+        MonotonicInstant(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
+    }
+
+    public static func - (lhs: Self, rhs: Duration) -> Self {
+        MonotonicInstant(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
+    }
+
+    public static func - (lhs: Self, rhs: Self) -> Duration {
+        .nanoseconds(lhs.nanoseconds - rhs.nanoseconds)
+    }
+
+    /// Seconds since the clock's origin, for display and for content time arithmetic.
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    public var description: String { "\(seconds)s" }
+}
+
+extension Duration {
+    /// Whole nanoseconds in this duration (truncated below a nanosecond).
+    public var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// This duration in seconds as a floating-point value.
+    public var secondsValue: Double { Double(nanoseconds) / 1e9 }
+}
+
+/// A clock that never goes backwards. Everything time-dependent in hapticboard takes one, so tests
+/// drive time explicitly (see `VirtualClock` in HardwareMocks) and never sleep on wall time.
+public protocol MonotonicClock: AnyObject, Sendable {
+    /// The current instant.
+    var now: MonotonicInstant { get }
+
+    /// Blocks the calling thread until `deadline` (an absolute instant, so repeated sleeps do not drift).
+    func sleep(until deadline: MonotonicInstant) throws
+}
+
+extension MonotonicClock {
+    /// Sleeps for a relative duration from now.
+    public func sleep(for duration: Duration) throws {
+        try sleep(until: now + duration)
+    }
+}

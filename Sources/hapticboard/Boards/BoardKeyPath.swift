@@ -1,0 +1,59 @@
+import Yams
+
+/// A path to a value in a board file, such as `actuators[1].vib-rated-mv`, that can find the
+/// value's line and column in the parsed YAML.
+struct BoardKeyPath: Sendable, Hashable, CustomStringConvertible {
+    enum Component: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    var components: [Component]
+
+    init(_ components: [Component] = []) {
+        self.components = components
+    }
+
+    /// The path a decoding error points at.
+    init(codingPath: [any CodingKey]) {
+        components = codingPath.map { key in
+            if let index = key.intValue { return .index(index) }
+            return .key(key.stringValue)
+        }
+    }
+
+    func appending(_ key: String) -> BoardKeyPath { BoardKeyPath(components + [.key(key)]) }
+    func appending(_ index: Int) -> BoardKeyPath { BoardKeyPath(components + [.index(index)]) }
+
+    var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key): text += text.isEmpty ? key : "." + key
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text.isEmpty ? "(top level)" : text
+    }
+
+    /// Where this path is in `root`: the deepest node on the path that exists. For a mapping
+    /// key, the key's own position, so "unknown key" errors point at the key.
+    func mark(in root: Node) -> Mark? {
+        var node = root
+        var mark = root.mark
+        for component in components {
+            switch component {
+            case .key(let key):
+                guard let mapping = node.mapping,
+                      let pair = mapping.first(where: { $0.key.string == key }) else { return mark }
+                mark = pair.key.mark ?? mark
+                node = pair.value
+            case .index(let index):
+                guard let sequence = node.sequence, sequence.indices.contains(index) else { return mark }
+                node = sequence[index]
+                mark = node.mark ?? mark
+            }
+        }
+        return mark
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+
+/// `hapticboard boards`: work with board files.
+struct BoardsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "boards",
+        abstract: "Check board description files.",
+        subcommands: [Check.self]
+    )
+
+    /// `hapticboard boards check FILE...`: every problem in every file, each with its location.
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check board files and list every problem with file:line:column and key.",
+            discussion: """
+                Checks the YAML syntax, the keys (devicetree spellings such as vib-rated-mv, \
+                enable-gpios, library-sel), references between buses, muxes and actuators, value \
+                ranges the chips accept, and address conflicts. Exits 1 if any file has a problem.
+                """
+        )
+
+        @Argument(help: "Board files (YAML), e.g. Boards/raspberry-pi-4-drv2605l.yml.")
+        var files: [String]
+
+        func run() throws {
+            var failed = false
+            for path in files {
+                let problems: [BoardFileError]
+                do {
+                    let file = try BoardFile.load(path: path)
+                    problems = BoardRules(file: file).problems()
+                } catch {
+                    problems = [error]
+                }
+                if problems.isEmpty {
+                    print("\(path): ok")
+                } else {
+                    failed = true
+                    for problem in problems { printError(problem.description) }
+                }
+            }
+            if failed { throw ExitCode.failure }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import XCTest
+@testable import hapticboard
+
+final class BoardFileTests: XCTestCase {
+    private let validBoard = """
+        board: test
+        buses:
+          - name: i2c1
+            device: /dev/i2c-1
+            clock-frequency: 400000
+        actuators:
+          - name: main
+            compatible: ti,drv2605l
+            bus: i2c1
+            reg: 0x5a
+            enable-gpios: GPIO17
+            actuator-mode: LRA
+            vib-rated-mv: 2000
+            vib-overdrive-mv: 2800
+            resonant-frequency-hz: 175
+            library-sel: 6
+
+        """
+
+    private func problems(in text: String) throws -> [String] {
+        let file = try BoardFile.parse(text, path: "test.yml")
+        return BoardRules(file: file).problems().map(\.description)
+    }
+
+    private func loadError(_ text: String) -> String? {
+        do {
+            _ = try BoardFile.parse(text, path: "test.yml")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    func testShippedBoardsHaveNoProblems() throws {
+        let boards = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Boards")
+        let files = try FileManager.default.contentsOfDirectory(atPath: boards.path).filter { $0.hasSuffix(".yml") }
+        XCTAssertGreaterThanOrEqual(files.count, 5)
+        for name in files {
+            let file = try BoardFile.load(path: boards.appendingPathComponent(name).path)
+            XCTAssertEqual(BoardRules(file: file).problems().map(\.description), [], name)
+        }
+    }
+
+    func testValidBoardDecodesDevicetreeKeys() throws {
+        let board = try BoardFile.parse(validBoard, path: "test.yml").description
+        XCTAssertEqual(board.buses.first?.clockFrequency, 400_000)
+        XCTAssertEqual(board.actuators.first?.vibRatedMillivolts, 2000)
+        XCTAssertEqual(board.actuators.first?.reg, 0x5A)
+        XCTAssertEqual(board.actuators.first?.enableGPIOs, "GPIO17")
+        XCTAssertEqual(try problems(in: validBoard), [])
+    }
+
+    func testMisspeltKeyIsRefusedAtItsLineAndColumn() {
+        let text = validBoard.replacingOccurrences(of: "vib-rated-mv", with: "vib-rate-mv")
+        let error = loadError(text)
+        XCTAssertEqual(error?.hasPrefix("test.yml:13:5: actuators[0].vib-rate-mv: unknown key 'vib-rate-mv'"), true, error ?? "no error")
+    }
+
+    func testWrongTypeNamesKeyPath() {
+        let text = validBoard.replacingOccurrences(of: "clock-frequency: 400000", with: "clock-frequency: fast")
+        let error = loadError(text)
+        XCTAssertEqual(error, "test.yml:5:5: buses[0].clock-frequency: expected an integer")
+    }
+
+    func testMissingKeyIsNamed() {
+        let text = validBoard.replacingOccurrences(of: "    vib-overdrive-mv: 2800\n", with: "")
+        XCTAssertEqual(loadError(text)?.contains("actuators[0]: missing required key 'vib-overdrive-mv'"), true, loadError(text) ?? "no error")
+    }
+
+    func testBrokenYAMLGivesPosition() {
+        let error = loadError("board: x\nbuses: [\n  - name: a\n")
+        XCTAssertEqual(error?.hasPrefix("test.yml:"), true)
+        XCTAssertEqual(error?.contains("not valid YAML"), true, error ?? "no error")
+    }
+
+    func testRulesReportEachProblemWithLocation() throws {
+        let text = validBoard
+            .replacingOccurrences(of: "bus: i2c1", with: "bus: i2c9")
+            .replacingOccurrences(of: "reg: 0x5a", with: "reg: 0x5b")
+            .replacingOccurrences(of: "vib-overdrive-mv: 2800", with: "vib-overdrive-mv: 1500")
+            .replacingOccurrences(of: "resonant-frequency-hz: 175", with: "resonant-frequency-hz: 175000")
+            .replacingOccurrences(of: "library-sel: 6", with: "library-sel: 1")
+        XCTAssertEqual(try problems(in: text), [
+            "test.yml:9:5: actuators[0].bus: no bus named 'i2c9' (defined: i2c1)",
+            "test.yml:10:5: actuators[0].reg: a DRV260x answers only at 0x5A, not 0x5B; put several behind a TCA9548A",
+            "test.yml:14:5: actuators[0].vib-overdrive-mv: the overdrive clamp (1500 mV) must not be below the rated voltage (2000 mV)",
+            "test.yml:15:5: actuators[0].resonant-frequency-hz: 175000.0 Hz is outside 45...400 Hz",
+            "test.yml:16:5: actuators[0].library-sel: an LRA plays library 6; ERM libraries would overdrive it",
+        ])
+    }
+
+    func testTwoChipsOnOneSegmentConflict() throws {
+        let second = """
+              - name: second
+                compatible: ti,drv2605l
+                bus: i2c1
+                actuator-mode: ERM
+                vib-rated-mv: 3000
+                vib-overdrive-mv: 3300
+
+            """
+        let problems = try problems(in: validBoard + second)
+        XCTAssertEqual(problems, [
+            "test.yml:17:5: actuators[1].reg: 'second' and 'main' both sit on i2c1 at 0x5A; DRV260x chips sharing a bus need a TCA9548A channel each",
+        ])
+    }
+
+    func testMuxPlacementIsChecked() throws {
+        let text = validBoard
+            .replacingOccurrences(of: "actuators:", with: "muxes:\n  - name: grips\n    compatible: ti,tca9548a\n    bus: i2c1\n    reg: 0x78\nactuators:")
+            .replacingOccurrences(of: "bus: i2c1\n    reg: 0x5a", with: "mux: grips\n    mux-channel: 8\n    reg: 0x5a")
+        XCTAssertEqual(try problems(in: text), [
+            "test.yml:10:5: muxes[0].reg: a TCA9548A answers at 0x70...0x77, not 0x78",
+            "test.yml:15:5: actuators[0].mux-channel: a TCA9548A has channels 0...7, not 8",
+        ])
+    }
+}

@@ -321,6 +321,8 @@ public final class DRV2605Model: SimulatedI2CDevice {
     static let lraPeriodUnit = 98.46e-6
 
     private func record(_ change: DriveTimeline.Change) {
+        // Silence is where every timeline starts, so it is only worth recording after some drive.
+        if timeline.changes.isEmpty, change.amplitude == 0 { return }
         timeline.record(change)
         if let frequency = change.frequency, frequency > 0 {
             let period = (1 / frequency / Self.lraPeriodUnit).rounded()

@@ -30,6 +30,11 @@ import ActuatorHAL
 ///   read"); the datasheet says no such thing of OC_DETECT, so it stays latched until DEV_RESET or EN
 ///   low. An injected fault is a momentary event: output stops at once and any run ends (GO clears).
 /// - **VBAT** reports `supplyVoltage` (default 3.6 V) as V × 255 / 5.6.
+/// - **Not modelled**: the DRV2604 RAM and its registers (its sequencer plays silence), the
+///   external trigger, PWM/analog and audio-to-vibe inputs, HI_Z, FB_STS, the broadcast address
+///   0x58, and the duration of DEV_RESET.
+///
+/// Like `SimulatedI2CBus`, the model is meant to be used from one thread at a time.
 public final class DRV2605Model: SimulatedI2CDevice {
     /// What auto-calibration does when it runs.
     public enum CalibrationOutcome: Sendable {
@@ -220,7 +225,8 @@ public final class DRV2605Model: SimulatedI2CDevice {
     private func startSequence() {
         let slots = Register.sequencerSlots.map { registers[$0.index] }
         let library = registers[Register.librarySelection.index] & Field.librarySelectionMask
-        let plan = DRV2605SequencePlan(slots: slots, start: clock.now, frequency: driveFrequency, libraryIsEmpty: library == 0)
+        let plan = DRV2605SequencePlan(slots: slots, start: clock.now, frequency: driveFrequency,
+                                       libraryIsEmpty: !variant.playsEffects(fromLibrary: library))
         begin(DRV2605EngineRun(kind: .sequence, end: plan.end, pendingDrive: plan.changes))
     }
 

@@ -244,6 +244,22 @@ final class DRV2605ModelTests: XCTestCase {
         XCTAssertTrue(board.chip.drive.changes.allSatisfy { $0.amplitude == 0 })
     }
 
+    func testOnlyPartsWithTheROMLibraryPlayROMEffects() throws {
+        let cases: [(DRV2605Model.Variant, UInt8, Bool)] = [
+            (.drv2605L, 7, true), (.drv2605, 7, false), (.drv2605, 1, true),
+            (.drv2604, 6, false), (.drv2604L, 6, false),
+        ]
+        for (variant, library, plays) in cases {
+            let board = SimulatedBoard(variant: variant)
+            try board.powerOn(mode: Mode.internalTrigger)
+            try board.writeRegister(Reg.library, library)
+            try board.writeRegister(Reg.go, 1)
+            board.clock.advance(by: .seconds(1))
+            XCTAssertEqual(board.chip.register(Reg.go), 0)
+            XCTAssertEqual(board.chip.drive.changes.contains { $0.amplitude != 0 }, plays, "\(variant) library \(library)")
+        }
+    }
+
     func testEstimatedDurationsCoverTheLibrary() {
         XCTAssertEqual(DRV2605Model.estimatedDuration(ofEffect: 15), .milliseconds(750))
         XCTAssertEqual(DRV2605Model.estimatedDuration(ofEffect: 16), .milliseconds(1000))

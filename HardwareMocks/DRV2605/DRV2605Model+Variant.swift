@@ -1,7 +1,14 @@
 extension DRV2605Model {
     /// The members of the family, told apart by STATUS.DEVICE_ID (bits 7:5).
     public enum Variant: Sendable, CaseIterable {
-        case drv2605, drv2604, drv2604L, drv2605L
+        /// ROM effect libraries, no RAM; DEVICE_ID 3.
+        case drv2605
+        /// RAM waveforms, no ROM libraries; DEVICE_ID 4.
+        case drv2604
+        /// Low-voltage DRV2604; DEVICE_ID 6.
+        case drv2604L
+        /// Low-voltage DRV2605 with ERM library F and open-loop LRA; DEVICE_ID 7.
+        case drv2605L
 
         /// STATUS.DEVICE_ID: 3 = DRV2605, 4 = DRV2604, 6 = DRV2604L, 7 = DRV2605L (TI-DS STATUS register).
         public var deviceID: UInt8 {

@@ -123,6 +123,8 @@ public final class DRV2605Model: SimulatedI2CDevice {
     /// The chip answers its address whatever EN is (TI E2E 1065455, 1174173).
     public var acknowledges: Bool { true }
 
+    /// A write message: the first byte sets the register pointer, each further byte is written
+    /// where the pointer is and advances it (auto-increment). Ignored while EN is low or starting.
     public func receive(_ bytes: [UInt8]) throws(I2CError) {
         settle()
         guard isAccessible, let address = bytes.first else { return }
@@ -133,6 +135,8 @@ public final class DRV2605Model: SimulatedI2CDevice {
         }
     }
 
+    /// A read message: `count` bytes from the register pointer on, advancing it; zeros while EN
+    /// is low or starting. Reading STATUS clears its clear-on-read flags.
     public func transmit(count: Int) throws(I2CError) -> [UInt8] {
         settle()
         guard isAccessible else { return [UInt8](repeating: 0, count: max(count, 0)) }
@@ -180,7 +184,8 @@ public final class DRV2605Model: SimulatedI2CDevice {
             writeMode(new, previous: old)
         case .go:
             writeGo(new)
-        case .rtpInput:
+        case .rtpInput, .control3, .feedbackControl, .openLoopLRAPeriod:
+            // These change what RTP_INPUT means (format, actuator, drive period) as soon as written.
             registers[register.index] = new
             applyRealTimeInput()
         default:
@@ -207,8 +212,11 @@ public final class DRV2605Model: SimulatedI2CDevice {
 
     private func writeGo(_ value: UInt8) {
         guard value & Field.go != 0 else {
-            stopRun()
-            silence()
+            // Only a GO run stops: in RTP mode GO has no function and the output keeps following RTP_INPUT.
+            if run != nil {
+                stopRun()
+                silence()
+            }
             return
         }
         guard run == nil, !isStandby, let operatingMode else { return }

@@ -289,11 +289,20 @@ final class DRV2605ModelTests: XCTestCase {
         }
     }
 
+    func testGoZeroInRTPModeDoesNotStopTheRealTimeOutput() throws {
+        let board = SimulatedBoard()
+        try board.powerOn(mode: Mode.realTime)
+        try board.writeRegister(Reg.rtpInput, 0x7F)
+        try board.writeRegister(Reg.go, 0)
+        XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, 1)
+    }
+
     func testUnsignedRTPWhenDataFormatBitIsSet() throws {
         let board = SimulatedBoard()
         try board.powerOn(mode: Mode.realTime)
-        try board.writeRegister(Reg.control3, 0xA8)
         try board.writeRegister(Reg.rtpInput, 0xFF)
+        XCTAssertEqual(board.chip.drive.changes.last?.amplitude, -1 / 127, "0xFF is −1 while signed")
+        try board.writeRegister(Reg.control3, 0xA8)
         XCTAssertEqual(board.chip.drive.changes.last?.amplitude, 1)
         try board.writeRegister(Reg.rtpInput, 0x80)
         XCTAssertEqual(try XCTUnwrap(board.chip.drive.changes.last?.amplitude), 128.0 / 255, accuracy: 1e-9)

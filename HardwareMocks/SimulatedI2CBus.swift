@@ -92,11 +92,13 @@ public final class SimulatedI2CBus: I2CBus {
         let start = clock.now
         var readData: [[UInt8]] = []
         transferCount += 1
+        // Injected faults are decided before any device sees the transfer.
+        if let fault = faults.fault(forTransfer: transferCount, to: address, bus: name) {
+            log.append(LoggedTransaction(time: start, address: address, operations: operations, readData: [], error: fault))
+            clock.advance(to: start + timeSpent(failingWith: fault, operations))
+            throw fault
+        }
         do throws(I2CError) {
-            if let fault = faults.fault(forTransfer: transferCount, to: address, bus: name) {
-                clock.advance(to: start + timeSpent(failingWith: fault, operations))
-                throw fault
-            }
             guard let device = devices[address], device.acknowledges else {
                 throw I2CError.noAcknowledge(bus: name, address: address)
             }

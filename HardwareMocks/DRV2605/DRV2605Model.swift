@@ -204,8 +204,7 @@ public final class DRV2605Model: SimulatedI2CDevice {
         }
         registers[Register.mode.index] = value
         if value != previous {
-            stopRun()
-            silence()
+            stopOutput()
             applyRealTimeInput()
         }
     }
@@ -214,8 +213,7 @@ public final class DRV2605Model: SimulatedI2CDevice {
         guard value & Field.go != 0 else {
             // Only a GO run stops: in RTP mode GO has no function and the output keeps following RTP_INPUT.
             if run != nil {
-                stopRun()
-                silence()
+                stopOutput()
             }
             return
         }
@@ -344,7 +342,9 @@ public final class DRV2605Model: SimulatedI2CDevice {
         }
     }
 
-    private func silence() {
+    /// Ends any run and silences the output now.
+    private func stopOutput() {
+        stopRun()
         record(.init(time: clock.now, amplitude: 0, frequency: nil))
     }
 
@@ -363,8 +363,7 @@ public final class DRV2605Model: SimulatedI2CDevice {
     }
 
     private func resetRegisterFile() {
-        stopRun()
-        silence()
+        stopOutput()
         registers = variant.resetValues
         pointer = 0
     }
@@ -372,7 +371,6 @@ public final class DRV2605Model: SimulatedI2CDevice {
     private func injectFault(_ flag: UInt8) {
         settle()
         registers[Register.status.index] |= flag
-        stopRun()
-        silence()
+        stopOutput()
     }
 }

@@ -5,7 +5,9 @@ import ActuatorHAL
 public struct AccelerationTrace: Sendable, Hashable {
     /// A local peak of |acceleration|: one point on the envelope, twice per cycle.
     public struct Crest: Sendable, Hashable {
+        /// The sample time of the peak.
         public var time: MonotonicInstant
+        /// |acceleration| at the peak.
         public var amplitude: Double
     }
 
@@ -13,8 +15,10 @@ public struct AccelerationTrace: Sendable, Hashable {
     public var start: MonotonicInstant
     /// Samples per second.
     public var sampleRate: Double
+    /// Acceleration, one value per sample.
     public var samples: [Double]
 
+    /// A trace of `samples` taken `1 / sampleRate` apart from `start`.
     public init(start: MonotonicInstant, sampleRate: Double, samples: [Double]) {
         self.start = start
         self.sampleRate = sampleRate

@@ -13,7 +13,9 @@ import Foundation
 /// Integration is classic fourth-order Runge–Kutta at `stepRate` with the drive sampled at half
 /// steps; drive content above `stepRate / 2` is not represented.
 public struct LRAModel: Sendable, Hashable {
+    /// f₀ in hertz.
     public let resonantFrequency: Double
+    /// Q: resonance sharpness; the −3 dB bandwidth is f₀/Q.
     public let qualityFactor: Double
     /// Steady-state peak acceleration for full-scale drive at resonance.
     public let ratedAcceleration: Double

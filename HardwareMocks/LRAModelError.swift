@@ -3,6 +3,7 @@ public enum LRAModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `parameter` was `value`; it must satisfy `requirement`.
     case invalidParameter(_ parameter: String, value: Double, requirement: String)
 
+    /// Which parameter is wrong and what it must be.
     public var description: String {
         switch self {
         case .invalidParameter(let parameter, let value, let requirement):

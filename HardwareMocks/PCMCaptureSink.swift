@@ -22,6 +22,7 @@ public final class PCMCaptureSink: PCMSink {
         /// When the next write restarted playback; `nil` until it has.
         public var restarted: MonotonicInstant?
 
+        /// An underrun record.
         public init(audioEnded: MonotonicInstant, restarted: MonotonicInstant?) {
             self.audioEnded = audioEnded
             self.restarted = restarted
@@ -34,13 +35,17 @@ public final class PCMCaptureSink: PCMSink {
         var start: MonotonicInstant
     }
 
+    /// The device name in errors.
     public let name: String
+    /// The stream's rate, channel count and period size.
     public let format: PCMFormat
     /// Frames the device can hold ahead of its output (ALSA's buffer size).
     public let bufferFrames: Int
+    /// The clock the consumer plays on; blocking calls sleep on it.
     public let clock: VirtualClock
     /// Interleaved samples, every frame played or queued, in play order.
     public private(set) var samples: [Int16] = []
+    /// Every underrun so far, oldest first.
     public private(set) var underruns: [Underrun] = []
     /// Whether frames are being consumed (between the first write and a drain, stop or underrun).
     public private(set) var isRunning = false
@@ -77,6 +82,8 @@ public final class PCMCaptureSink: PCMSink {
         return stride(from: index, to: samples.count, by: format.channels).map { Double(samples[$0]) / 32768 }
     }
 
+    /// Queues whole frames, starting playback if stopped and sleeping on the virtual clock while
+    /// the buffer is full; returns the frames written (all of them).
     public func write(_ interleavedSamples: [Int16]) throws(PCMError) -> Int {
         guard interleavedSamples.count % format.channels == 0 else {
             // snd_pcm_writei counts whole frames; a partial frame is a caller error.
@@ -104,11 +111,13 @@ public final class PCMCaptureSink: PCMSink {
         return written
     }
 
+    /// Frames not yet played as of now; 0 when stopped or after an underrun.
     public func queuedFrames() throws(PCMError) -> Int {
         noteUnderrun()
         return isRunning ? queued() : 0
     }
 
+    /// Sleeps on the virtual clock until the last queued frame has played, then stops.
     public func drain() throws(PCMError) {
         noteUnderrun()
         guard isRunning else { return }
@@ -116,6 +125,7 @@ public final class PCMCaptureSink: PCMSink {
         isRunning = false
     }
 
+    /// Stops at once; frames not yet played are dropped from `samples`.
     public func stop() throws(PCMError) {
         noteUnderrun()
         guard isRunning else { return }

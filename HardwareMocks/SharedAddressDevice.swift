@@ -23,8 +23,10 @@ public final class SharedAddressDevice: SimulatedI2CDevice {
         return SharedAddressDevice(devices: acknowledging)
     }
 
+    /// Always: only acknowledging devices are merged.
     public var acknowledges: Bool { true }
 
+    /// Delivers the bytes to every device, then reports the first error any of them raised.
     public func receive(_ bytes: [UInt8]) throws(I2CError) {
         var firstError: I2CError?
         for device in devices {
@@ -38,6 +40,7 @@ public final class SharedAddressDevice: SimulatedI2CDevice {
         if let firstError { throw firstError }
     }
 
+    /// The bitwise AND of what every device drives.
     public func transmit(count: Int) throws(I2CError) -> [UInt8] {
         // A released SDA reads high, so 0xFF is the identity for the wired-AND.
         var wire = [UInt8](repeating: 0xFF, count: count)

@@ -8,6 +8,7 @@ public final class SimulatedI2CSegment: SimulatedI2CDownstream {
     private var attached: [I2CAddress: any SimulatedI2CDevice] = [:]
     private var downstreams: [any SimulatedI2CDownstream] = []
 
+    /// An empty segment.
     public init(name: String) {
         self.name = name
     }
@@ -27,6 +28,7 @@ public final class SimulatedI2CSegment: SimulatedI2CDownstream {
         downstreams.append(downstream)
     }
 
+    /// The device attached at `address` and those reachable through further downstreams.
     public func devices(at address: I2CAddress) -> [any SimulatedI2CDevice] {
         let local = attached[address].map { [$0] } ?? []
         return local + downstreams.devices(at: address)

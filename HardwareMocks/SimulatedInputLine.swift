@@ -8,6 +8,7 @@ import ActuatorHAL
 /// within the timeout (and returns it), otherwise moves the clock by the whole timeout and
 /// returns `nil` — what a blocked reader would have seen, in no real time at all.
 public final class SimulatedInputLine: DigitalInput {
+    /// The line's name for reports.
     public let name: String
     /// The level before the first edge.
     public let initialLevel: LineLevel
@@ -16,6 +17,7 @@ public final class SimulatedInputLine: DigitalInput {
     private var delivered = 0
     private let clock: VirtualClock
 
+    /// A line at `initial` with no edges, timed by `clock`.
     public init(name: String, initial: LineLevel = .low, clock: VirtualClock) {
         self.name = name
         self.initialLevel = initial
@@ -44,6 +46,7 @@ public final class SimulatedInputLine: DigitalInput {
         edges[delivered...].prefix { $0.timestamp <= clock.now }.count
     }
 
+    /// The level as of the clock's now.
     public func read() throws(GPIOError) -> LineLevel {
         level(at: clock.now)
     }
@@ -54,6 +57,8 @@ public final class SimulatedInputLine: DigitalInput {
         return last.edge == .rising ? .high : .low
     }
 
+    /// The next undelivered edge, moving virtual time to it if it lies within `timeout`;
+    /// otherwise moves virtual time by `timeout` and returns `nil`.
     public func waitForEdge(timeout: Duration) throws(GPIOError) -> EdgeEvent? {
         let deadline = clock.now + timeout
         guard delivered < edges.count, edges[delivered].timestamp <= deadline else {

@@ -12,6 +12,7 @@ public final class SimulatedRegisterFile: SimulatedI2CDevice {
     public private(set) var pointer: UInt8 = 0
     /// Every write as received, for asserting which device saw which bytes.
     public private(set) var receivedWrites: [[UInt8]] = []
+    /// Set to `false` to make the chip NACK its address (held in reset, unplugged).
     public var acknowledges: Bool = true
 
     /// A chip whose registers all read `fill` until written.
@@ -24,6 +25,7 @@ public final class SimulatedRegisterFile: SimulatedI2CDevice {
         registers[Int(register)] = value
     }
 
+    /// Sets the pointer from the first byte and stores the rest from there.
     public func receive(_ bytes: [UInt8]) throws(I2CError) {
         receivedWrites.append(bytes)
         guard let first = bytes.first else { return }
@@ -34,6 +36,7 @@ public final class SimulatedRegisterFile: SimulatedI2CDevice {
         }
     }
 
+    /// Registers from the pointer on.
     public func transmit(count: Int) throws(I2CError) -> [UInt8] {
         (0..<count).map { _ in
             defer { pointer &+= 1 }

@@ -13,6 +13,7 @@ import ActuatorHAL
 /// when the write arrives, which is equivalent: a transfer to another address can only start after
 /// that STOP, because a simulated transaction has one address.
 public final class TCA9548AModel: SimulatedI2CDevice, SimulatedI2CDownstream {
+    /// The strapped address (0x70–0x77).
     public let address: I2CAddress
     /// The control register.
     public private(set) var control: UInt8 = 0x00
@@ -53,17 +54,21 @@ public final class TCA9548AModel: SimulatedI2CDevice, SimulatedI2CDownstream {
         channels.indices.filter { control & (1 << $0) != 0 }
     }
 
+    /// Always: the switch has no enable pin that silences it.
     public var acknowledges: Bool { true }
 
+    /// Stores the last byte written in the control register.
     public func receive(_ bytes: [UInt8]) throws(I2CError) {
         // A zero-byte write (SMBus quick command, used by i2cdetect) leaves the register as it is.
         if let last = bytes.last { control = last }
     }
 
+    /// The control register, for every byte read.
     public func transmit(count: Int) throws(I2CError) -> [UInt8] {
         [UInt8](repeating: control, count: count)
     }
 
+    /// The devices at `address` on every selected channel.
     public func devices(at address: I2CAddress) -> [any SimulatedI2CDevice] {
         selectedChannels.flatMap { channels[$0].devices(at: address) }
     }

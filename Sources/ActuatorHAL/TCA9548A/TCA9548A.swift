@@ -24,6 +24,7 @@ public final class TCA9548A: @unchecked Sendable {
 
     /// The upstream bus the switch sits on.
     public let parent: any I2CBus
+    /// The switch's own address on the parent bus (0x70–0x77).
     public let address: I2CAddress
     /// `"<parent>/mux@0x70"`; channel names extend it.
     public let name: String

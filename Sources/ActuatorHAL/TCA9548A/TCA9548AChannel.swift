@@ -3,6 +3,9 @@
 ///
 /// A NACK or other fault from the switch itself surfaces as the parent's `I2CError` for the
 /// switch's address, so a missing switch is told apart from a missing device behind it.
+///
+/// Sendable because its own state is immutable and every use of the parent bus happens under the
+/// switch's lock.
 public final class TCA9548AChannel: I2CBus, @unchecked Sendable {
     /// The switch; its lock serialises this channel against its siblings.
     public let mux: TCA9548A
@@ -20,6 +23,8 @@ public final class TCA9548AChannel: I2CBus, @unchecked Sendable {
     /// The parent's clock rate: the switch passes SCL through.
     public var speedHz: Int { mux.parent.speedHz }
 
+    /// Selects this channel (one write to the switch), then performs `operations` on the parent;
+    /// both happen under the switch's lock.
     public func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
         try mux.withChannelSelected(index) { parent throws(I2CError) in
             try parent.transaction(address: address, operations)

@@ -6,6 +6,7 @@ public enum TCA9548AError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The channel index is outside 0–7.
     case invalidChannel(Int, mux: String)
 
+    /// What went wrong and which values are allowed.
     public var description: String {
         switch self {
         case .invalidAddress(let address):

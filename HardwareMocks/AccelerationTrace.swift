@@ -27,13 +27,13 @@ public struct AccelerationTrace: Sendable, Hashable {
 
     /// Time of sample `index`.
     public func time(ofSample index: Int) -> MonotonicInstant {
-        start + .nanoseconds(Int64((Double(index) / sampleRate * 1e9).rounded()))
+        start + .nanoseconds(Int64((Double(index) / validRate * 1e9).rounded()))
     }
 
     /// Peak |acceleration| in each consecutive `window` (the last one may be shorter); a window
     /// of about one drive period gives a smooth envelope for pictures.
     public func envelope(window: Duration) -> [Double] {
-        let size = max(1, Int((window.secondsValue * sampleRate).rounded()))
+        let size = max(1, Int((window.secondsValue * validRate).rounded()))
         return stride(from: 0, to: samples.count, by: size).map { first in
             samples[first..<min(first + size, samples.count)].reduce(0) { max($0, abs($1)) }
         }
@@ -79,6 +79,12 @@ public struct AccelerationTrace: Sendable, Hashable {
             previous = crest
         }
         return nil
+    }
+
+    /// `sampleRate`, or 1 Hz if it is not a positive finite number, so a hand-built trace cannot
+    /// trap in time arithmetic.
+    private var validRate: Double {
+        sampleRate.isFinite && sampleRate > 0 ? sampleRate : 1
     }
 
     /// When the straight line from `first` to `second` passes `level`.

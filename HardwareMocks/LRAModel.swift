@@ -86,7 +86,7 @@ public struct LRAModel: Sendable, Hashable {
     /// `PCMCaptureSink`), linearly interpolated, starting at `start` and running `silence` past
     /// the last sample so the ring-down shows.
     public func response(toPCM samples: [Double], sampleRate: Double, start: MonotonicInstant = .zero, followedBy silence: Duration = .zero) -> AccelerationTrace {
-        guard sampleRate > 0 else { return AccelerationTrace(start: start, sampleRate: stepRate, samples: []) }
+        guard sampleRate.isFinite, sampleRate > 0 else { return AccelerationTrace(start: start, sampleRate: stepRate, samples: []) }
         let steps = stepCount(for: .nanoseconds(Int64(Double(samples.count) / sampleRate * 1e9)) + silence)
         let drive = (0...(2 * steps)).map { index -> Double in
             let position = Double(index) * 0.5 / stepRate * sampleRate

@@ -156,8 +156,12 @@ public final class PCMCaptureSink: PCMSink {
     private func queued() -> Int {
         guard let segment = segments.last else { return 0 }
         let elapsed = max(0, (clock.now - segment.start).nanoseconds)
-        // Frame j is still queued while its play time, floor(j·1e9/rate) ns, is not before now.
-        let played = (elapsed * Int64(format.sampleRate) + 999_999_999) / 1_000_000_000
+        // Frame j is still queued while its play time, floor(j·1e9/rate) ns, is not before now,
+        // so ceil(elapsed·rate/1e9) frames have started; split into whole seconds so long virtual
+        // runs cannot overflow.
+        let rate = Int64(format.sampleRate)
+        let (seconds, remainder) = elapsed.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let played = seconds * rate + (remainder * rate + 999_999_999) / 1_000_000_000
         return max(0, frameCount - segment.firstFrame - Int(played))
     }
 

@@ -100,3 +100,13 @@ final class PCMCaptureSinkTests: XCTestCase {
         XCTAssertThrowsError(try PCMCaptureSink(format: stereo, bufferFrames: 32, clock: clock))
     }
 }
+
+extension PCMCaptureSinkTests {
+    func testQueueArithmeticHoldsAfterDaysOfVirtualTime() throws {
+        let clock = VirtualClock(start: .zero + .seconds(400_000))
+        let sink = try PCMCaptureSink(format: PCMFormat(sampleRate: 48_000, channels: 1, periodFrames: 240), clock: clock)
+        _ = try sink.write([Int16](repeating: 0, count: 480))
+        clock.advance(by: .milliseconds(5))
+        XCTAssertEqual(try sink.queuedFrames(), 240)
+    }
+}

@@ -3,10 +3,10 @@ import HardwareMocks
 import XCTest
 
 final class TCA9548AModelTests: XCTestCase {
-    private let muxAddress: I2CAddress = 0x74
-    private let chipAddress: I2CAddress = 0x5A
+    fileprivate let muxAddress: I2CAddress = 0x74
+    fileprivate let chipAddress: I2CAddress = 0x5A
 
-    private func makeBus() throws -> (SimulatedI2CBus, TCA9548AModel) {
+    fileprivate func makeBus() throws -> (SimulatedI2CBus, TCA9548AModel) {
         let bus = SimulatedI2CBus(clock: VirtualClock())
         let model = try TCA9548AModel(address: muxAddress)
         model.attach(to: bus)
@@ -105,5 +105,20 @@ final class TCA9548AModelTests: XCTestCase {
         XCTAssertThrowsError(try model.channel(8)) { error in
             XCTAssertEqual(error as? TCA9548AError, .invalidChannel(8, mux: "mux@0x77"))
         }
+    }
+}
+
+extension TCA9548AModelTests {
+    func testADeviceOnTheParentAndOneBehindASelectedChannelShareTheAddress() throws {
+        let (bus, model) = try makeBus()
+        let upstream = SimulatedRegisterFile(fill: 0x3C)
+        let downstream = SimulatedRegisterFile(fill: 0x0F)
+        bus.attach(upstream, at: chipAddress)
+        try model.channel(4).attach(downstream, at: chipAddress)
+
+        XCTAssertEqual(try bus.writeRead(address: chipAddress, [0x00], readCount: 1), [0x3C], "channel off: only the parent's device")
+        try bus.write(address: muxAddress, [0x10])
+        XCTAssertEqual(try bus.writeRead(address: chipAddress, [0x00], readCount: 1), [0x0C], "channel on: one wire, wired-AND")
+        XCTAssertEqual(downstream.receivedWrites, [[0x00]])
     }
 }

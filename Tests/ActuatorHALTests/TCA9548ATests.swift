@@ -49,6 +49,18 @@ final class TCA9548ATests: XCTestCase {
         XCTAssertEqual(channel.speedHz, 100_000)
     }
 
+    func testWireTimeOfAChannelIncludesTheSelectWriteAndMatchesTheSimulatedBus() throws {
+        let (bus, mux, _) = try makeBoard()
+        let channel: any I2CBus = try mux.channel(3)
+        let registerWrite: [I2COperation] = [.write([0x01, 0x00])]
+        // Select (20 SCL cycles) + register write (29 cycles) at 400 kHz.
+        XCTAssertEqual(channel.wireTime(of: registerWrite), .nanoseconds(50_000 + 72_500))
+
+        let before = bus.clock.now
+        _ = try channel.transaction(address: chipAddress, registerWrite)
+        XCTAssertEqual(bus.clock.now - before, channel.wireTime(of: registerWrite), "the budget and the simulated bus agree")
+    }
+
     func testChannelIndexOutsideZeroToSevenIsATypedError() throws {
         let bus = SimulatedI2CBus(clock: VirtualClock())
         let mux = try TCA9548A(parent: bus)

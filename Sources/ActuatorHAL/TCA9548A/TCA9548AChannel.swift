@@ -23,6 +23,11 @@ public final class TCA9548AChannel: I2CBus, @unchecked Sendable {
     /// The parent's clock rate: the switch passes SCL through.
     public var speedHz: Int { mux.parent.speedHz }
 
+    /// The select write plus the access, so timing budgets of drivers behind the switch include it.
+    public func wireTime(of operations: [I2COperation]) -> Duration {
+        mux.parent.wireTime(of: [.write([0])]) + mux.parent.wireTime(of: operations)
+    }
+
     /// Selects this channel (one write to the switch), then performs `operations` on the parent;
     /// both happen under the switch's lock.
     public func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {

@@ -91,10 +91,12 @@ public final class PCMCaptureSink: PCMSink {
         }
         let frames = interleavedSamples.count / format.channels
         guard frames > 0 else { return 0 }
-        noteUnderrun()
-        if !isRunning { start() }
         var written = 0
         while written < frames {
+            // Checked on every pass: with a manually driven clock another thread may have moved
+            // time past the queued audio while this writer slept.
+            noteUnderrun()
+            if !isRunning { start() }
             let wanted = frames - written
             let room = bufferFrames - queued()
             if room == 0 {

@@ -23,6 +23,7 @@ public final class SimulatedI2CBus: I2CBus {
     public let clock: VirtualClock
     public private(set) var log: [LoggedTransaction] = []
     private var devices: [I2CAddress: any SimulatedI2CDevice] = [:]
+    private var downstreams: [any SimulatedI2CDownstream] = []
 
     public init(name: String = "sim", speedHz: Int = 400_000, clock: VirtualClock) {
         self.name = name
@@ -102,7 +103,7 @@ public final class SimulatedI2CBus: I2CBus {
             throw fault
         }
         do throws(I2CError) {
-            guard let device = devices[address], device.acknowledges else {
+            guard let device = respondingDevice(at: address), device.acknowledges else {
                 throw I2CError.noAcknowledge(bus: name, address: address)
             }
             for operation in operations {
@@ -118,5 +119,17 @@ public final class SimulatedI2CBus: I2CBus {
         log.append(LoggedTransaction(time: start, address: address, operations: operations, readData: readData, error: nil))
         clock.advance(to: start + wireTime(of: operations))
         return readData
+    }
+
+    /// Joins `downstream` (e.g. a `TCA9548AModel`'s selected channels) to this bus's wires, so
+    /// devices behind it answer too.
+    public func attachDownstream(_ downstream: any SimulatedI2CDownstream) {
+        downstreams.append(downstream)
+    }
+
+    /// Everything wired to `address` right now, on this bus and behind its downstreams.
+    private func respondingDevice(at address: I2CAddress) -> (any SimulatedI2CDevice)? {
+        let local = devices[address].map { [$0] } ?? []
+        return SharedAddressDevice.combining(local + downstreams.devices(at: address))
     }
 }

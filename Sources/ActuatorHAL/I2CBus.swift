@@ -46,6 +46,10 @@ public protocol I2CBus: AnyObject {
     /// Performs `operations` against `address` as one transfer and returns the bytes of each
     /// `.read`, in order.
     func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]]
+
+    /// Time on the wire for one `transaction` of `operations`, including any transfers the bus adds
+    /// (a multiplexer channel's select write). Defaults to `I2CWireTime` at `speedHz`.
+    func wireTime(of operations: [I2COperation]) -> Duration
 }
 
 extension I2CBus {

@@ -1,0 +1,176 @@
+import ActuatorHAL
+
+/// A PCM playback device that keeps what it plays: a consumer draining the queue at the format's
+/// rate on the virtual clock, like a sound card's DMA.
+///
+/// The model, after ALSA's PCM state machine with a start threshold of one frame:
+/// - a write starts playback if stopped; each frame plays `1 / sampleRate` after the one before it;
+/// - the queue holds `bufferFrames`; a write into a full queue blocks — by `sleep(until:)` on the
+///   virtual clock — until a period's worth of room (or what remains) has played;
+/// - if the clock passes the end of the queued audio while running, that is an underrun: it is
+///   recorded, and the next write restarts playback at the then current time (as after
+///   `snd_pcm_recover`), leaving a gap in play time;
+/// - `drain()` sleeps until the last frame has played; `stop()` discards what has not.
+///
+/// `samples` keeps everything played or still queued, and `playTime(ofFrame:)` says when each
+/// frame leaves the device.
+public final class PCMCaptureSink: PCMSink {
+    /// When a stream ran dry and when writing resumed.
+    public struct Underrun: Sendable, Hashable {
+        /// When the last queued frame finished playing.
+        public var audioEnded: MonotonicInstant
+        /// When the next write restarted playback; `nil` until it has.
+        public var restarted: MonotonicInstant?
+
+        /// An underrun record.
+        public init(audioEnded: MonotonicInstant, restarted: MonotonicInstant?) {
+            self.audioEnded = audioEnded
+            self.restarted = restarted
+        }
+    }
+
+    /// A run of frames played back to back from `start`.
+    private struct Segment {
+        var firstFrame: Int
+        var start: MonotonicInstant
+    }
+
+    /// The device name in errors.
+    public let name: String
+    /// The stream's rate, channel count and period size.
+    public let format: PCMFormat
+    /// Frames the device can hold ahead of its output (ALSA's buffer size).
+    public let bufferFrames: Int
+    /// The clock the consumer plays on; blocking calls sleep on it.
+    public let clock: VirtualClock
+    /// Interleaved samples, every frame played or queued, in play order.
+    public private(set) var samples: [Int16] = []
+    /// Every underrun so far, oldest first.
+    public private(set) var underruns: [Underrun] = []
+    /// Whether frames are being consumed (between the first write and a drain, stop or underrun).
+    public private(set) var isRunning = false
+    private var segments: [Segment] = []
+
+    /// A device playing `format`; `bufferFrames` defaults to four periods.
+    public init(name: String = "sim pcm", format: PCMFormat, bufferFrames: Int? = nil, clock: VirtualClock) throws(PCMError) {
+        let buffer = bufferFrames ?? 4 * format.periodFrames
+        for (what, value) in [("rate", format.sampleRate), ("channels", format.channels), ("period size", format.periodFrames), ("buffer size", buffer)] where value <= 0 {
+            throw PCMError.configure(device: name, what: "\(what) \(value)", errno: .invalidArgument)
+        }
+        guard buffer >= format.periodFrames else {
+            throw PCMError.configure(device: name, what: "buffer size \(buffer) below one period", errno: .invalidArgument)
+        }
+        self.name = name
+        self.format = format
+        self.bufferFrames = buffer
+        self.clock = clock
+    }
+
+    /// Frames captured so far (played or queued).
+    public var frameCount: Int { samples.count / format.channels }
+
+    /// When frame `index` leaves the device; `nil` past the captured frames.
+    public func playTime(ofFrame index: Int) -> MonotonicInstant? {
+        guard (0..<frameCount).contains(index) else { return nil }
+        return time(ofFrame: index)
+    }
+
+    /// Channel `index` of the captured audio, scaled so full scale is −1…1 (−32768 maps to −1);
+    /// empty for a channel the format does not have.
+    public func channel(_ index: Int) -> [Double] {
+        guard (0..<format.channels).contains(index) else { return [] }
+        return stride(from: index, to: samples.count, by: format.channels).map { Double(samples[$0]) / 32768 }
+    }
+
+    /// Queues whole frames, starting playback if stopped and sleeping on the virtual clock while
+    /// the buffer is full; returns the frames written (all of them).
+    public func write(_ interleavedSamples: [Int16]) throws(PCMError) -> Int {
+        guard interleavedSamples.count % format.channels == 0 else {
+            // snd_pcm_writei counts whole frames; a partial frame is a caller error.
+            throw PCMError.io(device: name, errno: .invalidArgument)
+        }
+        let frames = interleavedSamples.count / format.channels
+        guard frames > 0 else { return 0 }
+        var written = 0
+        while written < frames {
+            // Checked on every pass: with a manually driven clock another thread may have moved
+            // time past the queued audio while this writer slept.
+            noteUnderrun()
+            if !isRunning { start() }
+            let wanted = frames - written
+            let room = bufferFrames - queued()
+            if room == 0 {
+                // ALSA wakes a blocked writer once avail_min (a period) frames are free.
+                let needed = min(wanted, format.periodFrames)
+                clock.sleep(until: time(ofFrame: frameCount - bufferFrames + needed))
+                continue
+            }
+            let chunk = min(room, wanted)
+            let first = written * format.channels
+            samples += interleavedSamples[first..<(first + chunk * format.channels)]
+            written += chunk
+        }
+        return written
+    }
+
+    /// Frames not yet played as of now; 0 when stopped or after an underrun.
+    public func queuedFrames() throws(PCMError) -> Int {
+        noteUnderrun()
+        return isRunning ? queued() : 0
+    }
+
+    /// Sleeps on the virtual clock until the last queued frame has played, then stops.
+    public func drain() throws(PCMError) {
+        noteUnderrun()
+        guard isRunning else { return }
+        clock.sleep(until: time(ofFrame: frameCount))
+        isRunning = false
+    }
+
+    /// Stops at once; frames not yet played are dropped from `samples`.
+    public func stop() throws(PCMError) {
+        noteUnderrun()
+        guard isRunning else { return }
+        samples.removeLast(queued() * format.channels)
+        isRunning = false
+    }
+
+    private func start() {
+        let now = clock.now
+        segments.append(Segment(firstFrame: frameCount, start: now))
+        if let last = underruns.indices.last, underruns[last].restarted == nil {
+            underruns[last].restarted = now
+        }
+        isRunning = true
+    }
+
+    /// Records an underrun if the clock has run past the queued audio since the last look.
+    private func noteUnderrun() {
+        guard isRunning else { return }
+        let end = time(ofFrame: frameCount)
+        if clock.now > end {
+            underruns.append(Underrun(audioEnded: end, restarted: nil))
+            isRunning = false
+        }
+    }
+
+    /// Frames of the current segment not yet started as of now.
+    private func queued() -> Int {
+        guard let segment = segments.last else { return 0 }
+        let elapsed = max(0, (clock.now - segment.start).nanoseconds)
+        // Frame j is still queued while its play time, floor(j·1e9/rate) ns, is not before now,
+        // so ceil(elapsed·rate/1e9) frames have started; split into whole seconds so long virtual
+        // runs cannot overflow.
+        let rate = Int64(format.sampleRate)
+        let (seconds, remainder) = elapsed.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let played = seconds * rate + (remainder * rate + 999_999_999) / 1_000_000_000
+        return max(0, frameCount - segment.firstFrame - Int(played))
+    }
+
+    /// Play time of frame `index`, which may be one past the last (the end of the audio).
+    private func time(ofFrame index: Int) -> MonotonicInstant {
+        guard let segment = segments.last(where: { $0.firstFrame <= index }) else { return clock.now }
+        let offset = Int64(index - segment.firstFrame) * 1_000_000_000 / Int64(format.sampleRate)
+        return segment.start + .nanoseconds(offset)
+    }
+}

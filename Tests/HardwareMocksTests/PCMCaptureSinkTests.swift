@@ -1,0 +1,112 @@
+import ActuatorHAL
+import HardwareMocks
+import XCTest
+
+final class PCMCaptureSinkTests: XCTestCase {
+    private let mono48k = PCMFormat(sampleRate: 48_000, channels: 1, periodFrames: 240)
+
+    private func ramp(_ count: Int) -> [Int16] {
+        (0..<count).map { Int16($0 % 1000) }
+    }
+
+    func testQueuedFramesFollowTheVirtualClockAndFramesGetTheirPlayTimes() throws {
+        let clock = VirtualClock(start: .zero + .milliseconds(100))
+        let sink = try PCMCaptureSink(format: mono48k, clock: clock)
+        XCTAssertEqual(try sink.write(ramp(480)), 480)
+        XCTAssertEqual(try sink.queuedFrames(), 480)
+        clock.advance(by: .milliseconds(5))
+        XCTAssertEqual(try sink.queuedFrames(), 240)
+        XCTAssertEqual(sink.playTime(ofFrame: 0), .zero + .milliseconds(100))
+        XCTAssertEqual(sink.playTime(ofFrame: 240), .zero + .milliseconds(105))
+        XCTAssertNil(sink.playTime(ofFrame: 480))
+
+        XCTAssertEqual(try sink.write(ramp(48)), 48, "a write while running continues the stream")
+        XCTAssertEqual(sink.playTime(ofFrame: 480), .zero + .milliseconds(110))
+        clock.advance(by: .milliseconds(6))
+        XCTAssertEqual(try sink.queuedFrames(), 0)
+        XCTAssertEqual(sink.underruns, [])
+    }
+
+    func testRunningPastTheQueuedAudioIsAnUnderrunAndTheNextWriteRestarts() throws {
+        let clock = VirtualClock()
+        let sink = try PCMCaptureSink(format: mono48k, clock: clock)
+        _ = try sink.write(ramp(480))
+        clock.advance(by: .milliseconds(25))
+        XCTAssertEqual(try sink.queuedFrames(), 0)
+        XCTAssertFalse(sink.isRunning)
+        XCTAssertEqual(sink.underruns, [.init(audioEnded: .zero + .milliseconds(10), restarted: nil)])
+
+        clock.advance(by: .milliseconds(5))
+        _ = try sink.write(ramp(240))
+        XCTAssertEqual(sink.underruns, [.init(audioEnded: .zero + .milliseconds(10), restarted: .zero + .milliseconds(30))])
+        XCTAssertEqual(sink.playTime(ofFrame: 480), .zero + .milliseconds(30), "audio resumes after a gap")
+        XCTAssertEqual(sink.frameCount, 720)
+    }
+
+    func testDrainAdvancesToTheEndAndIsNoUnderrun() throws {
+        let clock = VirtualClock()
+        let sink = try PCMCaptureSink(format: mono48k, clock: clock)
+        _ = try sink.write(ramp(960))
+        try sink.drain()
+        XCTAssertEqual(clock.now, .zero + .milliseconds(20))
+        XCTAssertFalse(sink.isRunning)
+        clock.advance(by: .milliseconds(50))
+        _ = try sink.write(ramp(48))
+        XCTAssertEqual(sink.underruns, [], "a drained stream was stopped on purpose")
+        XCTAssertEqual(sink.playTime(ofFrame: 960), .zero + .milliseconds(70))
+    }
+
+    func testStopDropsWhatHasNotPlayed() throws {
+        let clock = VirtualClock()
+        let sink = try PCMCaptureSink(format: mono48k, clock: clock)
+        _ = try sink.write(ramp(480))
+        clock.advance(by: .milliseconds(2))
+        try sink.stop()
+        XCTAssertEqual(sink.frameCount, 96)
+        XCTAssertEqual(try sink.queuedFrames(), 0)
+        XCTAssertEqual(sink.underruns, [])
+    }
+
+    func testWriteIntoAFullBufferBlocksOnVirtualTimeUntilThereIsRoom() throws {
+        let clock = VirtualClock()
+        let format = PCMFormat(sampleRate: 8_000, channels: 1, periodFrames: 80)
+        let sink = try PCMCaptureSink(format: format, bufferFrames: 320, clock: clock)
+        XCTAssertEqual(try sink.write(ramp(800)), 800)
+        // 800 frames into a 320-frame buffer: the last write fits once frame 480 starts playing.
+        XCTAssertEqual(clock.now, .zero + .milliseconds(60))
+        XCTAssertEqual(try sink.queuedFrames(), 320)
+        XCTAssertEqual(sink.channel(0), ramp(800).map { Double($0) / 32768 })
+    }
+
+    func testChannelsAreDeinterleavedAndScaledToUnitRange() throws {
+        let clock = VirtualClock()
+        let stereo = PCMFormat(sampleRate: 48_000, channels: 2, periodFrames: 64)
+        let sink = try PCMCaptureSink(format: stereo, clock: clock)
+        _ = try sink.write([16384, -16384, 32767, .min])
+        XCTAssertEqual(sink.channel(0), [0.5, 32767.0 / 32768])
+        XCTAssertEqual(sink.channel(1), [-0.5, -1.0])
+        XCTAssertEqual(sink.channel(2), [])
+    }
+
+    func testPartialFramesAndBadFormatsAreTypedErrors() throws {
+        let clock = VirtualClock()
+        let stereo = PCMFormat(sampleRate: 48_000, channels: 2, periodFrames: 64)
+        let sink = try PCMCaptureSink(name: "capture", format: stereo, clock: clock)
+        XCTAssertThrowsError(try sink.write([1, 2, 3])) { error in
+            XCTAssertEqual(error as? PCMError, .io(device: "capture", errno: .invalidArgument))
+        }
+        XCTAssertEqual(sink.frameCount, 0)
+        XCTAssertThrowsError(try PCMCaptureSink(format: PCMFormat(sampleRate: 0, channels: 1, periodFrames: 64), clock: clock))
+        XCTAssertThrowsError(try PCMCaptureSink(format: stereo, bufferFrames: 32, clock: clock))
+    }
+}
+
+extension PCMCaptureSinkTests {
+    func testQueueArithmeticHoldsAfterDaysOfVirtualTime() throws {
+        let clock = VirtualClock(start: .zero + .seconds(400_000))
+        let sink = try PCMCaptureSink(format: PCMFormat(sampleRate: 48_000, channels: 1, periodFrames: 240), clock: clock)
+        _ = try sink.write([Int16](repeating: 0, count: 480))
+        clock.advance(by: .milliseconds(5))
+        XCTAssertEqual(try sink.queuedFrames(), 240)
+    }
+}

@@ -22,21 +22,23 @@ public enum BCM2835TransferRule {
         guard operations.count <= Int(HB_I2C_MAX_MESSAGES) else {
             return "\(operations.count) messages exceed the kernel's limit of \(HB_I2C_MAX_MESSAGES) per transfer"
         }
-        var reads = 0
+        let readIndices = operations.indices.filter { index in
+            if case .read = operations[index] { return true }
+            return false
+        }
+        guard readIndices.count <= 1 else {
+            return "\(readIndices.count) reads in one transfer; at most one read is allowed (bcm2835 cannot restart after a read)"
+        }
+        if let readIndex = readIndices.first, readIndex != operations.count - 1 {
+            return "the read must be the last message (bcm2835 cannot restart after a read)"
+        }
         for (index, operation) in operations.enumerated() {
             let length: Int
             switch operation {
-            case .write(let bytes):
-                length = bytes.count
-            case .read(let count):
-                guard count >= 0 else { return "message \(index + 1) reads a negative count (\(count))" }
-                length = count
-                reads += 1
-                guard reads == 1 else { return "at most one read per transfer (bcm2835 cannot restart after a read)" }
-                guard index == operations.count - 1 else {
-                    return "the read must be the last message (bcm2835 cannot restart after a read)"
-                }
+            case .write(let bytes): length = bytes.count
+            case .read(let count): length = count
             }
+            guard length >= 0 else { return "message \(index + 1) reads a negative count (\(length))" }
             guard length <= Int(UInt16.max) else {
                 return "message \(index + 1) is \(length) bytes; i2c-dev messages are at most \(UInt16.max)"
             }

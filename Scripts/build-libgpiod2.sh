@@ -120,3 +120,10 @@ undefined=$(nm -u "$binary")
 grep -q ' gpiod_chip_request_lines$' <<<"$undefined" \
     || fail "$binary does not call gpiod_chip_request_lines: the 1.x shim was compiled"
 say "verified: $(basename "$binary") links $needed and uses the libgpiod 2.x request API"
+
+# Run the driver tests on the 2.x shim too: the library is only unpacked, so the loader is pointed at it.
+say "swift test --filter LinuxDriversTests against libgpiod 2.x"
+swift build --scratch-path "$work/build" --build-tests -Xcc "-I$root/usr/include" -Xlinker "-L$library_dir"
+LD_LIBRARY_PATH="$library_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    swift test --scratch-path "$work/build" --skip-build --filter LinuxDriversTests
+say "done: the package builds and its Linux driver tests pass against libgpiod 2.x"

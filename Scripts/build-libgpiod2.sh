@@ -28,14 +28,14 @@ say "system libgpiod ${system_version:-unknown}; fetching libgpiod 2.x from $bac
 debian_entry_from_deb822() {
     awk -v codename="$codename" -v backports="$backports" '
         function flush() {
-            if (types ~ /(^| )deb( |$)/ && (" " suites " ") ~ (" " codename " ")) {
+            if (types ~ /(^| )deb( |$)/ && (" " suites " ") ~ (" " codename " ") && enabled != "no") {
                 n = split(uris, uri_list, " ")
                 for (i = 1; i <= n; i++) {
                     options = signed_by != "" ? "[signed-by=" signed_by "] " : ""
                     print "deb " options uri_list[i] " " backports " " components
                 }
             }
-            types = uris = suites = components = signed_by = ""
+            types = uris = suites = components = signed_by = enabled = ""
         }
         /^[ \t]*#/ { next }
         /^[ \t]*$/ { flush(); next }
@@ -46,6 +46,7 @@ debian_entry_from_deb822() {
             else if (key == "Suites") suites = value
             else if (key == "Components") components = value
             else if (key == "Signed-By") signed_by = value
+            else if (key == "Enabled") enabled = value
         }
         END { flush() }
     ' "$1"
@@ -55,19 +56,24 @@ debian_entry_from_list() {
     awk -v codename="$codename" -v backports="$backports" '
         $1 != "deb" { next }
         {
-            suite_field = 3
-            if ($2 ~ /^\[/) { while (suite_field <= NF && $(suite_field - 1) !~ /\]$/) suite_field++ }
+            # deb [options] URI suite components: the suite follows the URI, after any [options].
+            options_end = 1
+            if ($2 ~ /^\[/) { options_end = 2; while (options_end < NF && $options_end !~ /\]$/) options_end++ }
+            suite_field = options_end + 2
             if ($suite_field == codename) { $suite_field = backports; print }
         }
     ' "$1"
 }
 
+# Raspberry Pi OS lists its own archive beside Debian's; that archive has no backports suite.
+only_debian_archives() { grep -v -e 'raspberrypi\.\(com\|org\)' -e 'raspbian' | awk '!seen[$0]++' || true; }
+
 entries=""
 if [ -r /etc/apt/sources.list.d/debian.sources ]; then
-    entries=$(debian_entry_from_deb822 /etc/apt/sources.list.d/debian.sources)
+    entries=$(debian_entry_from_deb822 /etc/apt/sources.list.d/debian.sources | only_debian_archives)
 fi
 if [ -z "$entries" ] && [ -r /etc/apt/sources.list ]; then
-    entries=$(debian_entry_from_list /etc/apt/sources.list)
+    entries=$(debian_entry_from_list /etc/apt/sources.list | only_debian_archives)
 fi
 [ -n "$entries" ] || fail "found no Debian '$codename' entry in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list"
 

@@ -2,6 +2,7 @@
 
 #include <alsa/asoundlib.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 struct hb_pcm {
@@ -66,8 +67,38 @@ static int configure_software(snd_pcm_t *pcm, snd_pcm_uframes_t period_frames, c
     return result < 0 ? positive(result) : 0;
 }
 
+/* Discards alsa-lib's diagnostics; the shim returns errno and the caller reports it. */
+static void discard_alsa_message(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file;
+    (void)line;
+    (void)function;
+    (void)err;
+    (void)fmt;
+}
+
+/*
+ * alsa-lib prints configuration errors ("Unknown PCM …") to stderr through a process-wide handler.
+ * Opening swaps in a silent one and puts back whatever was there; the lock keeps two opens from
+ * restoring each other's silent handler.
+ */
+static pthread_mutex_t alsa_message_handler_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int open_configured(const char *device, unsigned int rate, unsigned int channels,
+                           unsigned long *period_frames, hb_pcm **pcm, const char **failed_setting);
+
 int hb_pcm_open(const char *device, unsigned int rate, unsigned int channels, unsigned long *period_frames,
                 hb_pcm **pcm, const char **failed_setting) {
+    pthread_mutex_lock(&alsa_message_handler_lock);
+    snd_lib_error_handler_t previous = snd_lib_error;
+    snd_lib_error_set_handler(discard_alsa_message);
+    int error = open_configured(device, rate, channels, period_frames, pcm, failed_setting);
+    snd_lib_error_set_handler(previous);
+    pthread_mutex_unlock(&alsa_message_handler_lock);
+    return error;
+}
+
+static int open_configured(const char *device, unsigned int rate, unsigned int channels,
+                           unsigned long *period_frames, hb_pcm **pcm, const char **failed_setting) {
     *failed_setting = NULL;
     if (channels == 0 || rate == 0 || *period_frames == 0) {
         *failed_setting = channels == 0 ? "channels" : rate == 0 ? "rate" : "period size";
@@ -105,7 +136,7 @@ int hb_pcm_write(hb_pcm *pcm, const int16_t *samples, unsigned long frames, unsi
     while (*written < frames) {
         snd_pcm_sframes_t result =
             snd_pcm_writei(pcm->pcm, samples + (size_t)*written * pcm->channels, frames - *written);
-        if (result == -EAGAIN) continue;
+        if (result == -EAGAIN || result == -EINTR) continue;
         if (result < 0) {
             /* EPIPE (underrun) and ESTRPIPE (suspend) are recoverable; anything else comes back. */
             int recovered = snd_pcm_recover(pcm->pcm, (int)result, 1);

@@ -63,6 +63,7 @@ public final class ALSAPCMSink: PCMSink {
         return Int(written)
     }
 
+    /// Frames written but not yet played (snd_pcm_delay); 0 after an underrun.
     public func queuedFrames() throws(PCMError) -> Int {
         var frames = 0
         let error = hb_pcm_delay(handle, &frames)

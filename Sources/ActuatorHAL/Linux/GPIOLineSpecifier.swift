@@ -40,6 +40,7 @@ public enum GPIOLineSpecifier: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The text as a board writes it (`GPIO17`, `gpiochip4:17`).
     public var description: String {
         switch self {
         case .named(let name): return name
@@ -50,6 +51,7 @@ public enum GPIOLineSpecifier: Sendable, Hashable, CustomStringConvertible {
 
 /// Text that does not name a GPIO line.
 public enum GPIOLineSpecifierError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Nothing at all.
     case empty
     /// Text before or after the name is whitespace, or a chip name contains it.
     case surroundingWhitespace(String)
@@ -60,6 +62,7 @@ public enum GPIOLineSpecifierError: Error, Sendable, Hashable, CustomStringConve
     /// What follows the colon is not a line offset.
     case badOffset(String, offset: String)
 
+    /// What is wrong, quoting the text.
     public var description: String {
         switch self {
         case .empty:

@@ -2,8 +2,10 @@ import CDrivers
 
 /// What an I2C adapter can do, as reported by the kernel's I2C_FUNCS query.
 public struct I2CAdapterFunctionality: OptionSet, Sendable, Hashable {
+    /// The I2C_FUNCS bit mask.
     public let rawValue: UInt
 
+    /// Wraps an I2C_FUNCS bit mask.
     public init(rawValue: UInt) {
         self.rawValue = rawValue
     }

@@ -15,6 +15,7 @@ public final class LinuxGPIOInput: DigitalInput {
     /// The line as the board named it (`GPIO27`, `gpiochip0:27`).
     public var name: String { request.line.description }
 
+    /// The line's current level.
     public func read() throws(GPIOError) -> LineLevel {
         try request.read()
     }

@@ -4,6 +4,7 @@
 /// Not `Sendable`: libgpiod requests serve one thread at a time.
 public final class LinuxGPIOOutput: DigitalOutput {
     private let request: GPIOLineRequest
+    /// The level last driven (the initial level until the first `set`).
     public private(set) var level: LineLevel
 
     /// Requests `line` as an output driven to `initialLevel` from the moment it is granted.
@@ -17,6 +18,7 @@ public final class LinuxGPIOOutput: DigitalOutput {
     /// The line as the board named it (`GPIO17`, `gpiochip0:17`).
     public var name: String { request.line.description }
 
+    /// Drives the line to `level`.
     public func set(_ level: LineLevel) throws(GPIOError) {
         try request.set(level)
         self.level = level

@@ -36,6 +36,9 @@ public final class LinuxI2CBus: I2CBus {
         _ = hb_i2c_close(descriptor)
     }
 
+    /// Sends `operations` to `address` as one `I2C_RDWR` transfer and returns the bytes of each read.
+    /// - Throws: `I2CError.unsupportedTransaction` before touching the bus when `BCM2835TransferRule`
+    ///   refuses the shape; otherwise the kernel's errno mapped by `I2CError.transferFailure`.
     public func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
         try BCM2835TransferRule.check(operations, bus: name)
 

@@ -10,8 +10,10 @@ import SystemPackage
 ///
 /// Stateless, hence `Sendable`.
 public final class SystemMonotonicClock: MonotonicClock, Sendable {
+    /// The system clock; every instance reads the same kernel clock.
     public init() {}
 
+    /// The current CLOCK_MONOTONIC time.
     public var now: MonotonicInstant {
         var time = timespec()
         // CLOCK_MONOTONIC always exists on Linux and `time` is valid, so this cannot fail.

@@ -25,8 +25,10 @@ static int find_line(const char *chip_path, const char *line_name, unsigned int 
         /* gpiod_line_find walks every chip and leaves the matching one open, owned by the line. */
         found->line = gpiod_line_find(line_name);
         if (found->line == NULL) {
-            *stage = HB_GPIO_STAGE_LOOKUP;
-            return errno != 0 ? errno : ENOENT;
+            /* ENOENT: no chip has the name. Anything else came from opening a chip (EACCES, mostly). */
+            int error = errno != 0 ? errno : ENOENT;
+            *stage = error == ENOENT ? HB_GPIO_STAGE_LOOKUP : HB_GPIO_STAGE_CHIP_OPEN;
+            return error;
         }
         found->chip = gpiod_line_get_chip(found->line);
         return 0;

@@ -22,6 +22,36 @@ final class LinuxDriversTests: XCTestCase {
         }
     }
 
+    /// /dev/null opens read-write but answers no i2c-dev ioctl, so every call reaches the kernel and
+    /// comes back ENOTTY: the marshalling and error paths run without an adapter.
+    func testANodeThatIsNotAnAdapterReportsTypedErrors() throws {
+        let bus = try LinuxI2CBus(path: "/dev/null", speedHz: 400_000)
+        XCTAssertEqual(bus.name, "/dev/null")
+        XCTAssertEqual(bus.speedHz, 400_000)
+        XCTAssertThrowsError(try bus.writeRead(address: address, [0x00], readCount: 1)) { error in
+            XCTAssertEqual(error as? I2CError, .transfer(bus: "/dev/null", address: address, errno: .inappropriateIOCTLForDevice))
+        }
+        XCTAssertThrowsError(try bus.readByteData(address: address, register: 0x00)) { error in
+            XCTAssertEqual(error as? I2CError, .transfer(bus: "/dev/null", address: address, errno: .inappropriateIOCTLForDevice))
+        }
+        XCTAssertThrowsError(try bus.writeByteData(address: address, register: 0x01, value: 0x00)) { error in
+            XCTAssertEqual(error as? I2CError, .transfer(bus: "/dev/null", address: address, errno: .inappropriateIOCTLForDevice))
+        }
+        XCTAssertThrowsError(try bus.functionality()) { error in
+            XCTAssertEqual(error as? I2CError, .open(path: "/dev/null", errno: .inappropriateIOCTLForDevice))
+        }
+    }
+
+    func testTheBusRefusesABadShapeBeforeTheKernelSeesIt() throws {
+        let bus = try LinuxI2CBus(path: "/dev/null")
+        XCTAssertThrowsError(try bus.transaction(address: address, [.read(count: 1), .write([0x00])])) { error in
+            guard case .unsupportedTransaction(let name, _) = error as? I2CError else {
+                return XCTFail("expected unsupportedTransaction, got \(error)")
+            }
+            XCTAssertEqual(name, "/dev/null")
+        }
+    }
+
     func testRuleAcceptsAWriteAWriteThenReadAndALoneRead() {
         XCTAssertNoThrow(try BCM2835TransferRule.check([.write([0x01, 0x00])], bus: "bus"))
         XCTAssertNoThrow(try BCM2835TransferRule.check([.write([0x00]), .read(count: 1)], bus: "bus"))

@@ -77,8 +77,13 @@ if [ -z "$entries" ] && [ -r /etc/apt/sources.list ]; then
 fi
 [ -n "$entries" ] || fail "found no Debian '$codename' entry in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list"
 
-mkdir -p "$work/apt/lists/partial" "$work/apt/cache/archives/partial" "$work/debs"
+mkdir -p "$work/apt/lists/partial" "$work/apt/cache/archives/partial" "$work/apt/apt.conf.d" "$work/debs"
 printf '%s\n' "$entries" > "$work/apt/sources.list"
+# APT_CONFIG is read before /etc/apt/apt.conf.d, so pointing the parts directory at an empty private
+# one keeps the system's update hooks (cache cleaners, appstream, PackageKit) from acting on system
+# state. A proxy set in apt.conf.d is therefore not used: give it through http_proxy instead.
+printf 'Dir::Etc::parts "%s";\n' "$work/apt/apt.conf.d" > "$work/apt/apt.conf"
+export APT_CONFIG="$work/apt/apt.conf"
 say "private apt source ($work/apt/sources.list):"
 sed 's/^/    /' "$work/apt/sources.list"
 

@@ -1,4 +1,120 @@
 #ifndef HAPTICBOARD_CDRIVERS_H
 #define HAPTICBOARD_CDRIVERS_H
-/* Thin C shims over i2c-dev/libi2c, libgpiod and ALSA. Each returns 0 or a negative errno. */
+/*
+ * Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x) and ALSA, so the Swift side never sees
+ * a macro-heavy or version-specific C API.
+ *
+ * Every function that can fail returns 0 on success or a positive errno. None of them prints,
+ * aborts or keeps global state; handles are owned by the caller and released exactly once.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- I2C (/dev/i2c-N) */
+
+/* The most messages the kernel accepts in one I2C_RDWR transfer. */
+#define HB_I2C_MAX_MESSAGES 42
+
+/* Adapter capability bits from I2C_FUNCS (linux/i2c.h), re-exported for Swift. */
+#define HB_I2C_FUNC_I2C 0x00000001UL
+#define HB_I2C_FUNC_10BIT_ADDR 0x00000002UL
+#define HB_I2C_FUNC_PROTOCOL_MANGLING 0x00000004UL
+#define HB_I2C_FUNC_SMBUS_READ_BYTE_DATA 0x00080000UL
+#define HB_I2C_FUNC_SMBUS_WRITE_BYTE_DATA 0x00100000UL
+
+/* One message of a combined transfer; `buffer` holds `length` bytes to send or to fill. */
+typedef struct hb_i2c_message {
+    uint16_t address;
+    uint16_t is_read;
+    uint16_t length;
+    uint8_t *buffer;
+} hb_i2c_message;
+
+/* Opens an i2c-dev node read-write and close-on-exec; the descriptor goes to *fd. */
+int hb_i2c_open(const char *path, int *fd);
+int hb_i2c_close(int fd);
+/* Sends `count` messages as one I2C_RDWR transfer: repeated STARTs between them, one STOP. */
+int hb_i2c_transfer(int fd, hb_i2c_message *messages, size_t count);
+/* SMBus "read/write byte data" (register access) through libi2c, after selecting `address`. */
+int hb_i2c_smbus_read_byte_data(int fd, uint8_t address, uint8_t reg, uint8_t *value);
+int hb_i2c_smbus_write_byte_data(int fd, uint8_t address, uint8_t reg, uint8_t value);
+/* The adapter's I2C_FUNCS bit mask (see HB_I2C_FUNC_*). */
+int hb_i2c_functionality(int fd, unsigned long *functionality);
+
+/* ---------------------------------------------------------------- GPIO (libgpiod) */
+
+/* A requested GPIO line; opaque so the same API fronts libgpiod 1.6 and 2.x. */
+typedef struct hb_gpio_line hb_gpio_line;
+
+/* Which step of a request failed, so errors can say whether the chip, the name or the line was at fault. */
+typedef enum hb_gpio_stage {
+    HB_GPIO_STAGE_NONE = 0,
+    HB_GPIO_STAGE_CHIP_OPEN = 1,
+    HB_GPIO_STAGE_LOOKUP = 2,
+    HB_GPIO_STAGE_REQUEST = 3,
+} hb_gpio_stage;
+
+typedef enum hb_gpio_edge {
+    HB_GPIO_EDGE_NONE = 0,
+    HB_GPIO_EDGE_RISING = 1,
+    HB_GPIO_EDGE_FALLING = 2,
+} hb_gpio_edge;
+
+/* The consumer name every request carries, as shown by `gpioinfo`. */
+#define HB_GPIO_CONSUMER "hapticboard"
+
+/* The libgpiod API major version this build was compiled against (1 or 2). */
+int hb_gpio_libgpiod_api_major(void);
+
+/*
+ * Requests one line. Give either `line_name` (searched on every /dev/gpiochip*) or `chip_path` and
+ * `offset`. An output starts at `initial_value` (0 or 1); an input has both-edge events enabled.
+ * On failure *stage says which step failed.
+ */
+int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int offset, int is_output,
+                    int initial_value, hb_gpio_line **line, hb_gpio_stage *stage);
+int hb_gpio_set_value(hb_gpio_line *line, int value);
+int hb_gpio_get_value(hb_gpio_line *line, int *value);
+/*
+ * Waits up to `timeout_ns` for one edge. *edge is HB_GPIO_EDGE_NONE when the time ran out;
+ * otherwise the edge and its kernel timestamp (CLOCK_MONOTONIC nanoseconds).
+ */
+int hb_gpio_wait_edge(hb_gpio_line *line, int64_t timeout_ns, hb_gpio_edge *edge, uint64_t *timestamp_ns);
+void hb_gpio_release(hb_gpio_line *line);
+
+/* ---------------------------------------------------------------- ALSA PCM playback */
+
+/* An open, configured S16_LE interleaved playback stream; opaque to keep alsa/asoundlib.h out of Swift. */
+typedef struct hb_pcm hb_pcm;
+
+/*
+ * Opens `device` for blocking playback and configures it: S16_LE interleaved, exact rate and
+ * channels, the period nearest `*period_frames` (updated to what the device chose) and a buffer of
+ * four periods. On failure *failed_setting names the setting (a static string).
+ */
+int hb_pcm_open(const char *device, unsigned int rate, unsigned int channels, unsigned long *period_frames,
+                hb_pcm **pcm, const char **failed_setting);
+/*
+ * Writes all `frames` interleaved frames, recovering from underruns (snd_pcm_recover); *recoveries
+ * counts them. *written holds the frames accepted even on failure.
+ */
+int hb_pcm_write(hb_pcm *pcm, const int16_t *samples, unsigned long frames, unsigned long *written,
+                 unsigned int *recoveries);
+/* Frames queued ahead of the output (snd_pcm_delay); 0 when the stream is not running. */
+int hb_pcm_delay(hb_pcm *pcm, long *frames);
+/* Plays out what is queued, then leaves the stream ready for more writes. */
+int hb_pcm_drain(hb_pcm *pcm);
+/* Discards what is queued, then leaves the stream ready for more writes. */
+int hb_pcm_drop(hb_pcm *pcm);
+void hb_pcm_close(hb_pcm *pcm);
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif

@@ -1,0 +1,124 @@
+/* The GPIO shim over libgpiod 1.x (Debian 12, Raspberry Pi OS bookworm). */
+#include "cdrivers.h"
+#include "gpio_api.h"
+
+#if HB_LIBGPIOD_API_MAJOR == 1
+
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+struct hb_gpio_line {
+    struct gpiod_chip *chip;
+    struct gpiod_line *line;
+};
+
+int hb_gpio_libgpiod_api_major(void) { return 1; }
+
+/* libgpiod reports failures through errno; a zero errno would read as success, so never pass it on. */
+static int current_errno(void) { return errno != 0 ? errno : EIO; }
+
+static int find_line(const char *chip_path, const char *line_name, unsigned int offset,
+                     struct hb_gpio_line *found, hb_gpio_stage *stage) {
+    errno = 0;
+    if (line_name != NULL) {
+        /* gpiod_line_find walks every chip and leaves the matching one open, owned by the line. */
+        found->line = gpiod_line_find(line_name);
+        if (found->line == NULL) {
+            /* ENOENT: no chip has the name. Anything else came from opening a chip (EACCES, mostly). */
+            int error = errno != 0 ? errno : ENOENT;
+            *stage = error == ENOENT ? HB_GPIO_STAGE_LOOKUP : HB_GPIO_STAGE_CHIP_OPEN;
+            return error;
+        }
+        found->chip = gpiod_line_get_chip(found->line);
+        return 0;
+    }
+    found->chip = gpiod_chip_open(chip_path);
+    if (found->chip == NULL) {
+        *stage = HB_GPIO_STAGE_CHIP_OPEN;
+        return current_errno();
+    }
+    /* An offset past the chip's end is a line that does not exist, as with libgpiod 2. */
+    if (offset >= gpiod_chip_num_lines(found->chip)) {
+        gpiod_chip_close(found->chip);
+        *stage = HB_GPIO_STAGE_LOOKUP;
+        return ENOENT;
+    }
+    found->line = gpiod_chip_get_line(found->chip, offset);
+    if (found->line == NULL) {
+        int error = current_errno();
+        gpiod_chip_close(found->chip);
+        *stage = HB_GPIO_STAGE_LOOKUP;
+        return error;
+    }
+    return 0;
+}
+
+int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int offset, int is_output,
+                    int initial_value, hb_gpio_line **line, hb_gpio_stage *stage) {
+    *stage = HB_GPIO_STAGE_NONE;
+    if ((chip_path == NULL) == (line_name == NULL)) return EINVAL;
+    struct hb_gpio_line found = {NULL, NULL};
+    int error = find_line(chip_path, line_name, offset, &found, stage);
+    if (error != 0) return error;
+
+    errno = 0;
+    int result = is_output ? gpiod_line_request_output(found.line, HB_GPIO_CONSUMER, initial_value ? 1 : 0)
+                           : gpiod_line_request_both_edges_events(found.line, HB_GPIO_CONSUMER);
+    if (result < 0) {
+        error = current_errno();
+        gpiod_chip_close(found.chip);
+        *stage = HB_GPIO_STAGE_REQUEST;
+        return error;
+    }
+    struct hb_gpio_line *handle = malloc(sizeof *handle);
+    if (handle == NULL) {
+        gpiod_line_release(found.line);
+        gpiod_chip_close(found.chip);
+        *stage = HB_GPIO_STAGE_REQUEST;
+        return ENOMEM;
+    }
+    *handle = found;
+    *line = handle;
+    return 0;
+}
+
+int hb_gpio_set_value(hb_gpio_line *line, int value) {
+    errno = 0;
+    if (gpiod_line_set_value(line->line, value ? 1 : 0) < 0) return current_errno();
+    return 0;
+}
+
+int hb_gpio_get_value(hb_gpio_line *line, int *value) {
+    errno = 0;
+    int result = gpiod_line_get_value(line->line);
+    if (result < 0) return current_errno();
+    *value = result;
+    return 0;
+}
+
+int hb_gpio_wait_edge(hb_gpio_line *line, int64_t timeout_ns, hb_gpio_edge *edge, uint64_t *timestamp_ns) {
+    *edge = HB_GPIO_EDGE_NONE;
+    if (timeout_ns < 0) timeout_ns = 0;
+    struct timespec timeout = {.tv_sec = (time_t)(timeout_ns / 1000000000), .tv_nsec = (long)(timeout_ns % 1000000000)};
+    errno = 0;
+    int ready = gpiod_line_event_wait(line->line, &timeout);
+    if (ready < 0) return current_errno();
+    if (ready == 0) return 0;
+
+    struct gpiod_line_event event;
+    errno = 0;
+    if (gpiod_line_event_read(line->line, &event) < 0) return current_errno();
+    *edge = event.event_type == GPIOD_LINE_EVENT_RISING_EDGE ? HB_GPIO_EDGE_RISING : HB_GPIO_EDGE_FALLING;
+    *timestamp_ns = (uint64_t)event.ts.tv_sec * 1000000000u + (uint64_t)event.ts.tv_nsec;
+    return 0;
+}
+
+void hb_gpio_release(hb_gpio_line *line) {
+    if (line == NULL) return;
+    gpiod_line_release(line->line);
+    gpiod_chip_close(line->chip);
+    free(line);
+}
+
+#endif

@@ -1,0 +1,180 @@
+#include "cdrivers.h"
+
+#include <alsa/asoundlib.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+struct hb_pcm {
+    snd_pcm_t *pcm;
+    unsigned int channels;
+};
+
+/* ALSA returns negative errno values; the shim's contract is a positive one. */
+static int positive(int alsa_result) { return alsa_result < 0 ? -alsa_result : EIO; }
+
+static int configure_hardware(snd_pcm_t *pcm, unsigned int rate, unsigned int channels,
+                              unsigned long *period_frames, const char **failed_setting) {
+    snd_pcm_hw_params_t *hw;
+    int result = snd_pcm_hw_params_malloc(&hw);
+    if (result < 0) {
+        *failed_setting = "hardware parameters";
+        return positive(result);
+    }
+    snd_pcm_uframes_t period = *period_frames;
+    /* A buffer of four periods: room to absorb scheduling jitter without adding much latency. */
+    snd_pcm_uframes_t buffer;
+    int dir = 0;
+    if ((result = snd_pcm_hw_params_any(pcm, hw)) < 0) {
+        *failed_setting = "hardware parameters";
+    } else if ((result = snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED)) < 0) {
+        *failed_setting = "interleaved access";
+    } else if ((result = snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE)) < 0) {
+        *failed_setting = "format S16_LE";
+    } else if ((result = snd_pcm_hw_params_set_channels(pcm, hw, channels)) < 0) {
+        *failed_setting = "channels";
+    } else if ((result = snd_pcm_hw_params_set_rate(pcm, hw, rate, 0)) < 0) {
+        *failed_setting = "rate";
+    } else if ((result = snd_pcm_hw_params_set_period_size_near(pcm, hw, &period, &dir)) < 0) {
+        *failed_setting = "period size";
+    } else if ((buffer = period * 4, result = snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &buffer)) < 0) {
+        *failed_setting = "buffer size";
+    } else if ((result = snd_pcm_hw_params(pcm, hw)) < 0) {
+        *failed_setting = "hardware parameters";
+    } else if ((result = snd_pcm_hw_params_get_period_size(hw, &period, &dir)) < 0) {
+        *failed_setting = "period size";
+    }
+    snd_pcm_hw_params_free(hw);
+    if (result < 0) return positive(result);
+    *period_frames = period;
+    return 0;
+}
+
+/* Start after one full period rather than on the first frame, so a stream does not underrun at once. */
+static int configure_software(snd_pcm_t *pcm, snd_pcm_uframes_t period_frames, const char **failed_setting) {
+    snd_pcm_sw_params_t *sw;
+    int result = snd_pcm_sw_params_malloc(&sw);
+    if (result < 0) {
+        *failed_setting = "software parameters";
+        return positive(result);
+    }
+    if ((result = snd_pcm_sw_params_current(pcm, sw)) < 0 ||
+        (result = snd_pcm_sw_params_set_start_threshold(pcm, sw, period_frames)) < 0 ||
+        (result = snd_pcm_sw_params(pcm, sw)) < 0) {
+        *failed_setting = "start threshold";
+    }
+    snd_pcm_sw_params_free(sw);
+    return result < 0 ? positive(result) : 0;
+}
+
+/* Discards alsa-lib's diagnostics; the shim returns errno and the caller reports it. */
+static void discard_alsa_message(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file;
+    (void)line;
+    (void)function;
+    (void)err;
+    (void)fmt;
+}
+
+/*
+ * alsa-lib prints configuration errors ("Unknown PCM …") to stderr through a process-wide handler.
+ * Opening swaps in a silent one and puts back whatever was there; the lock keeps two opens from
+ * restoring each other's silent handler.
+ */
+static pthread_mutex_t alsa_message_handler_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int open_configured(const char *device, unsigned int rate, unsigned int channels,
+                           unsigned long *period_frames, hb_pcm **pcm, const char **failed_setting);
+
+int hb_pcm_open(const char *device, unsigned int rate, unsigned int channels, unsigned long *period_frames,
+                hb_pcm **pcm, const char **failed_setting) {
+    pthread_mutex_lock(&alsa_message_handler_lock);
+    snd_lib_error_handler_t previous = snd_lib_error;
+    snd_lib_error_set_handler(discard_alsa_message);
+    int error = open_configured(device, rate, channels, period_frames, pcm, failed_setting);
+    snd_lib_error_set_handler(previous);
+    pthread_mutex_unlock(&alsa_message_handler_lock);
+    return error;
+}
+
+static int open_configured(const char *device, unsigned int rate, unsigned int channels,
+                           unsigned long *period_frames, hb_pcm **pcm, const char **failed_setting) {
+    *failed_setting = NULL;
+    if (channels == 0 || rate == 0 || *period_frames == 0) {
+        *failed_setting = channels == 0 ? "channels" : rate == 0 ? "rate" : "period size";
+        return EINVAL;
+    }
+    snd_pcm_t *handle;
+    int result = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0);
+    if (result < 0) return positive(result);
+
+    int error = configure_hardware(handle, rate, channels, period_frames, failed_setting);
+    if (error == 0) error = configure_software(handle, *period_frames, failed_setting);
+    if (error == 0 && (result = snd_pcm_prepare(handle)) < 0) {
+        *failed_setting = "prepare";
+        error = positive(result);
+    }
+    struct hb_pcm *stream = error == 0 ? malloc(sizeof *stream) : NULL;
+    if (error == 0 && stream == NULL) {
+        *failed_setting = "memory";
+        error = ENOMEM;
+    }
+    if (error != 0) {
+        snd_pcm_close(handle);
+        return error;
+    }
+    stream->pcm = handle;
+    stream->channels = channels;
+    *pcm = stream;
+    return 0;
+}
+
+int hb_pcm_write(hb_pcm *pcm, const int16_t *samples, unsigned long frames, unsigned long *written,
+                 unsigned int *recoveries) {
+    *written = 0;
+    *recoveries = 0;
+    while (*written < frames) {
+        snd_pcm_sframes_t result =
+            snd_pcm_writei(pcm->pcm, samples + (size_t)*written * pcm->channels, frames - *written);
+        if (result == -EAGAIN || result == -EINTR) continue;
+        if (result < 0) {
+            /* EPIPE (underrun) and ESTRPIPE (suspend) are recoverable; anything else comes back. */
+            int recovered = snd_pcm_recover(pcm->pcm, (int)result, 1);
+            if (recovered < 0) return positive(recovered);
+            *recoveries += 1;
+            continue;
+        }
+        *written += (unsigned long)result;
+    }
+    return 0;
+}
+
+int hb_pcm_delay(hb_pcm *pcm, long *frames) {
+    snd_pcm_sframes_t delay;
+    int result = snd_pcm_delay(pcm->pcm, &delay);
+    /* After an underrun nothing is queued; the next write recovers the stream. */
+    if (result == -EPIPE) delay = 0;
+    else if (result < 0) return positive(result);
+    *frames = delay < 0 ? 0 : (long)delay;
+    return 0;
+}
+
+int hb_pcm_drain(hb_pcm *pcm) {
+    int result = snd_pcm_drain(pcm->pcm);
+    if (result < 0 && result != -EPIPE) return positive(result);
+    result = snd_pcm_prepare(pcm->pcm);
+    return result < 0 ? positive(result) : 0;
+}
+
+int hb_pcm_drop(hb_pcm *pcm) {
+    int result = snd_pcm_drop(pcm->pcm);
+    if (result < 0) return positive(result);
+    result = snd_pcm_prepare(pcm->pcm);
+    return result < 0 ? positive(result) : 0;
+}
+
+void hb_pcm_close(hb_pcm *pcm) {
+    if (pcm == NULL) return;
+    snd_pcm_close(pcm->pcm);
+    free(pcm);
+}

@@ -33,7 +33,18 @@ struct NotationBlock: Sendable, Hashable {
             }
             let previousLevel = levels.last ?? 0
             if level > previousLevel {
-                guard position > 0, lines[position - 1].isHeader else { throw fail(.unexpectedIndentation) }
+                guard position > 0 else { throw fail(.unexpectedIndentation) }
+                let previous = lines[position - 1]
+                guard previous.isHeader else {
+                    // A block keyword without its colon reads better as "expected ':'" on that line.
+                    if case .word(let word)? = previous.tokens.first?.kind, NotationVocabulary.keywords.contains(word),
+                       let last = previous.tokens.last {
+                        throw source.error(
+                            .unexpectedToken(found: nil, expected: "':' to open the block", suggestion: nil),
+                            line: previous.number, column: last.endColumn)
+                    }
+                    throw fail(.unexpectedIndentation)
+                }
                 guard level == previousLevel + 1 else {
                     throw fail(.indentationTooDeep(unitLine: unit?.line ?? line.number))
                 }

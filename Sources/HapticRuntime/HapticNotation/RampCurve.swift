@@ -32,7 +32,7 @@ enum RampCurve: Sendable, Hashable {
     }
 
     /// Solves x(t) = x. With x1, x2 in 0–1 x(t) rises monotonically, so Newton's method from t = x
-    /// converges quickly where the slope is healthy, and bisection finishes the job where it is not.
+    /// converges quickly where the slope is healthy; where it is not, bisection narrows t to the last bit.
     private static func parameter(forX x: Double, x1: Double, x2: Double) -> Double {
         let target = min(max(x, 0), 1)
         let tolerance = 1e-12
@@ -46,13 +46,10 @@ enum RampCurve: Sendable, Hashable {
             if t < 0 || t > 1 { break }
         }
         var low = 0.0, high = 1.0
-        t = target
-        for _ in 0..<100 {
-            let value = bezier(at: t, p1: x1, p2: x2)
-            if abs(value - target) < tolerance { break }
-            if value < target { low = t } else { high = t }
-            t = (low + high) / 2
+        for _ in 0..<64 {
+            let middle = (low + high) / 2
+            if bezier(at: middle, p1: x1, p2: x2) < target { low = middle } else { high = middle }
         }
-        return t
+        return (low + high) / 2
     }
 }

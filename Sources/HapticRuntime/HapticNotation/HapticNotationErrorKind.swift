@@ -47,7 +47,8 @@ extension HapticNotationError {
         case missingSharpness
         /// A transient written sharpness first.
         case sharpnessBeforeIntensity(String)
-        /// A value outside what the language accepts (ADSR points, cubic x, durations, counts).
+        /// A value outside what the language accepts (ADSR points, cubic x, durations, counts);
+        /// `allowed` completes "use a value …", e.g. `in 0–1`.
         case valueOutOfRange(what: String, value: Double, allowed: String)
         /// ADSR points that go backwards in time.
         case adsrOutOfOrder
@@ -113,8 +114,8 @@ extension HapticNotationError {
                 "expected a sharpness after the intensity"
             case .sharpnessBeforeIntensity(let word):
                 "'\(word)' is a sharpness; a haptic starts with its intensity"
-            case .valueOutOfRange(let what, let value, let allowed):
-                "\(what) \(NotationNumberFormat.text(value)) is out of range (\(allowed))"
+            case .valueOutOfRange(let what, let value, _):
+                "\(what) \(NotationNumberFormat.text(value)) is out of range"
             case .adsrOutOfOrder:
                 "adsr points must not go backwards: attack ≤ decay ≤ release"
             case .rampIntervalNotPositive:
@@ -189,7 +190,7 @@ extension HapticNotationError {
             case .sharpnessBeforeIntensity:
                 "write the intensity first, as in 'loud sharp'"
             case .valueOutOfRange(_, _, let allowed):
-                "use a value in \(allowed)"
+                "use a value \(allowed)"
             case .adsrOutOfOrder:
                 "each point is a fraction of the duration, e.g. 'adsr: 0.1, 0.3, 0.8, 1.0'"
             case .rampIntervalNotPositive:

@@ -147,7 +147,7 @@ struct NotationParser {
         guard value == value.rounded() else { throw reader.error(.invalidNumber(reader.peek?.text ?? "")) }
         guard value >= 1, value <= Double(limits.maximumLoopCount) else {
             throw reader.error(.valueOutOfRange(
-                what: "repeat count", value: value, allowed: "1x…\(limits.maximumLoopCount)x"))
+                what: "repeat count", value: value, allowed: "from 1x to \(limits.maximumLoopCount)x"))
         }
         reader.next()
         let interval = try reader.time("an interval such as '0.25s'")
@@ -324,10 +324,10 @@ struct NotationParser {
         let start = reader.column
         var values: [Double] = []
         for (index, part) in ["attack", "decay", "sustain level", "release"].enumerated() {
-            if index > 0 { try reader.expect(.comma, "',' before the \(part)") }
+            if index > 0 { try reader.expect(.comma, "',' and the \(part)") }
             let (value, column) = try reader.number("the \(part) (a number from 0 to 1)")
             guard (0...1).contains(value) else {
-                throw reader.error(.valueOutOfRange(what: part, value: value, allowed: "0–1"), at: column)
+                throw reader.error(.valueOutOfRange(what: part, value: value, allowed: "in 0–1"), at: column)
             }
             values.append(value)
         }
@@ -348,10 +348,10 @@ struct NotationParser {
             try reader.expect(.openParenthesis, "'(' after 'cubic'")
             var values: [Double] = []
             for (index, part) in ["x1", "y1", "x2", "y2"].enumerated() {
-                if index > 0 { try reader.expect(.comma, "',' before \(part)") }
+                if index > 0 { try reader.expect(.comma, "',' and \(part)") }
                 let (value, column) = try reader.number(part)
                 if index % 2 == 0, !(0...1).contains(value) {
-                    throw reader.error(.valueOutOfRange(what: part, value: value, allowed: "0–1"), at: column)
+                    throw reader.error(.valueOutOfRange(what: part, value: value, allowed: "in 0–1"), at: column)
                 }
                 values.append(value)
             }

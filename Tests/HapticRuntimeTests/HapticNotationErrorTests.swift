@@ -30,7 +30,7 @@ final class HapticNotationErrorTests: XCTestCase {
             "continuous 1s:\n  intensity: loud\n  sharpnes: sharp", at: 3, 3,
             message: "unknown property 'sharpnes' in 'continuous'", hint: "did you mean 'sharpness'?")
         XCTAssertEqual(error?.description, """
-            t.hnl:3:3: error: unknown property 'sharpnes' in 'continuous'
+            t.hnl:3:3: unknown property 'sharpnes' in 'continuous'
               sharpnes: sharp
               ^
             hint: did you mean 'sharpness'?
@@ -63,7 +63,7 @@ final class HapticNotationErrorTests: XCTestCase {
             "loop 2x 0.1s:\n\tloud sharpp", at: 2, 7,
             message: "expected sharpness (dull, balanced, sharp or a number), found 'sharpp'",
             hint: "did you mean 'sharp'?")
-        XCTAssertEqual(error?.description, "t.hnl:2:7: error: expected sharpness (dull, balanced, sharp or a number), found 'sharpp'\n\tloud sharpp\n\t     ^\nhint: did you mean 'sharp'?")
+        XCTAssertEqual(error?.description, "t.hnl:2:7: expected sharpness (dull, balanced, sharp or a number), found 'sharpp'\n\tloud sharpp\n\t     ^\nhint: did you mean 'sharp'?")
     }
 
     func testIndentationWithoutAHeader() {
@@ -279,6 +279,24 @@ final class HapticNotationErrorTests: XCTestCase {
             "loop 1x 0.1s:\n  loop 1x 0.1s:\n    loop 1x 0.1s:\n      loud sharp", at: 3, 5,
             message: "blocks are nested more than 1 levels deep", hint: "move inner blocks into a 'define' and use its name",
             limits: HapticNotation.Limits(maximumNestingDepth: 1))
+    }
+
+    func testPatternLengthIsBounded() {
+        assertError(
+            "loop 10000x 1000s:\n  loop 10000x 1000s:\n    loud sharp", at: 3, 5,
+            message: "the pattern would last longer than 86400 s", hint: "use shorter times or fewer repeats")
+    }
+
+    func testBlockWrittenOnItsHeaderLine() {
+        assertError(
+            "define tick: soft sharp", at: 1, 14, message: "'define tick:' needs an indented block below it",
+            hint: "indent the lines that belong to 'define tick:' below it")
+    }
+
+    func testTimeAloneOnALineSuggestsARest() {
+        assertError(
+            "loud sharp\n0.3s\nsoft dull", at: 2, 1,
+            message: "expected a haptic, a rest, a block or a defined name, found '0.3s'", hint: "did you mean '. 0.3s'?")
     }
 
     func testErrorPastTheEndOfTheLinePutsTheCaretAfterIt() {

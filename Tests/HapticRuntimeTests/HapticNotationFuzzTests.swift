@@ -79,7 +79,7 @@ final class HapticNotationFuzzTests: XCTestCase {
                 let lineCount = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
                 XCTAssertTrue((1...max(1, lineCount)).contains(error.line), "\(error.line) of \(lineCount): \(text)")
                 XCTAssertGreaterThanOrEqual(error.column, 1, text)
-                XCTAssertTrue(error.description.hasPrefix("fuzz.hnl:\(error.line):\(error.column): error: "), text)
+                XCTAssertTrue(error.description.hasPrefix("fuzz.hnl:\(error.line):\(error.column): "), text)
                 XCTAssertTrue(error.description.contains("\n\(error.caretLine)"), text)
             }
         }

@@ -22,6 +22,8 @@ public enum HapticNotation {
         public var maximumEvaluationSteps: Int
         /// The deepest nesting of blocks.
         public var maximumNestingDepth: Int
+        /// The latest time, in seconds, at which an event may end.
+        public var maximumDuration: Double
 
         /// Creates limits; the defaults are far above any pattern a person writes.
         public init(
@@ -29,13 +31,15 @@ public enum HapticNotation {
             maximumRampSteps: Int = 10_000,
             maximumEvents: Int = 100_000,
             maximumEvaluationSteps: Int = 1_000_000,
-            maximumNestingDepth: Int = 32
+            maximumNestingDepth: Int = 32,
+            maximumDuration: Double = 86_400
         ) {
             self.maximumLoopCount = maximumLoopCount
             self.maximumRampSteps = maximumRampSteps
             self.maximumEvents = maximumEvents
             self.maximumEvaluationSteps = maximumEvaluationSteps
             self.maximumNestingDepth = maximumNestingDepth
+            self.maximumDuration = maximumDuration
         }
 
         /// The limits `parse` uses unless told otherwise.

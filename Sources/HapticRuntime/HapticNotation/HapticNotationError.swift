@@ -31,7 +31,7 @@ public struct HapticNotationError: Error, Sendable, Hashable, CustomStringConver
 
     /// `file:line:column: message`, the offending line, a caret under the column, and the hint.
     public var description: String {
-        var text = "\(file):\(line):\(column): error: \(message)\n\(sourceLine)\n\(caretLine)"
+        var text = "\(file):\(line):\(column): \(message)\n\(sourceLine)\n\(caretLine)"
         if let hint { text += "\nhint: \(hint)" }
         return text
     }

@@ -60,6 +60,8 @@ extension HapticNotationError {
         case tooManyEvents(limit: Int)
         /// Loops and references multiply to more work than allowed.
         case tooMuchWork(limit: Int)
+        /// An event would end later than allowed.
+        case patternTooLong(limit: Double)
 
         /// One line saying what is wrong.
         public var message: String {
@@ -126,6 +128,8 @@ extension HapticNotationError {
                 "the pattern would hold more than \(limit) events"
             case .tooMuchWork(let limit):
                 "loops and references expand to more than \(limit) steps"
+            case .patternTooLong(let limit):
+                "the pattern would last longer than \(NotationNumberFormat.text(limit)) s"
             }
         }
 
@@ -135,7 +139,7 @@ extension HapticNotationError {
             case .unexpectedCharacter("="):
                 "write a property as 'name: value'"
             case .unexpectedCharacter(let character) where character == "-" || character == "–":
-                "ramps go from one value to another with '>': 'intensity: soft > loud'"
+                "names use letters, digits and '_'; a ramp goes from one value to another with '>'"
             case .unexpectedCharacter:
                 "comments start with '#'"
             case .numberWithoutLeadingZero:
@@ -199,6 +203,8 @@ extension HapticNotationError {
                 "use a longer interval or a shorter ramp"
             case .tooManyEvents, .tooMuchWork:
                 "use fewer repeats or shorter ramps"
+            case .patternTooLong:
+                "use shorter times or fewer repeats"
             }
         }
     }

@@ -139,6 +139,10 @@ struct NotationEvaluator {
         guard events.count < limits.maximumEvents else {
             throw fail(.tooManyEvents(limit: limits.maximumEvents), at: position)
         }
+        // Also catches times that overflowed to infinity through nested loops.
+        guard event.time + (event.duration ?? 0) <= limits.maximumDuration else {
+            throw fail(.patternTooLong(limit: limits.maximumDuration), at: position)
+        }
         events.append(event)
     }
 

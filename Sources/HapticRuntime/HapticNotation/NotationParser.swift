@@ -75,6 +75,9 @@ struct NotationParser {
             let sharpness = try self.sharpness(&reader)
             try reader.expectEnd()
             return .transient(intensity: intensity, sharpness: sharpness, at: position)
+        case .time:
+            // A time alone on a line is most likely a rest without its dot.
+            throw reader.unexpected("a haptic, a rest, a block or a defined name", suggestion: ". \(first.text)")
         default:
             throw reader.unexpected("a haptic such as 'loud sharp', a rest '.', a block or a defined name")
         }
@@ -221,11 +224,15 @@ struct NotationParser {
     private func header(_ reader: inout NotationLineReader, block: NotationBlock) throws(HapticNotationError) {
         let colon = reader.column
         try reader.expect(.colon, "':' to open the block")
-        try reader.expectEnd()
-        guard !block.children.isEmpty else {
-            let header = block.line.tokens.map(\.text).joined(separator: " ").replacingColonSpacing()
-            throw reader.error(.missingBlock(header: header), at: colon)
-        }
+        let header = block.line.tokens.prefix(through: colonIndex(of: block.line))
+            .map(\.text).joined(separator: " ").replacingColonSpacing()
+        // `define tick: soft sharp` puts the block on the header's line, where it cannot go.
+        guard reader.isAtEnd else { throw reader.error(.missingBlock(header: header)) }
+        guard !block.children.isEmpty else { throw reader.error(.missingBlock(header: header), at: colon) }
+    }
+
+    private func colonIndex(of line: NotationLine) -> Int {
+        line.tokens.firstIndex { $0.kind == .colon } ?? line.tokens.count - 1
     }
 
     /// The `name: value` lines of a property block, each handed to `read` once.

@@ -7,7 +7,18 @@
 ///       adsr: 0.1, 0.3, 0.8, 1.0
 ///
 /// becomes a `HapticPattern`. The language and its timing follow seed 003 and, where the seed is
-/// silent, the public implementation (reddavis/HapticNotationLanguage).
+/// silent, the public implementation (reddavis/HapticNotationLanguage):
+///
+/// - A transient does not advance time; a rest `.` advances by its time (0.1 s when none is given);
+///   `continuous D:` and `ramp D:` advance by `D`; a reference plays its definition from the current time.
+/// - `sequence N:` puts item i at i·N and ends at its last slot (later if the last item lasts longer).
+/// - `loop k x N:` plays its n items at i·N in each of k iterations n·N long, and ends after k·n·N.
+///   Inside `sequence` and `loop` a rest is a silent slot.
+/// - `continuous D:` with `adsr: a, d, s, r` is one continuous event plus a `HapticIntensityControl`
+///   curve through (0, 0), (a·D, 1), (d·D, s), (r·D, s) and (D, 1).
+/// - `ramp D:` pulses every interval while short of `D`, then once at `D` with the end values.
+///
+/// Errors read like a compiler's: `file:line:column: message`, the line, a caret and a hint.
 public enum HapticNotation {
     /// Bounds that keep hostile or mistyped input from running away; exceeding one is an error that
     /// points at the statement responsible.

@@ -287,6 +287,21 @@ final class HapticNotationErrorTests: XCTestCase {
             message: "the pattern would last longer than 86400 s", hint: "use shorter times or fewer repeats")
     }
 
+    func testReferenceChainsAreBounded() {
+        var text = "define d0:\n  loud sharp\n"
+        for level in 1...65 { text += "define d\(level):\n  d\(level - 1)\n" }
+        text += "d65"
+        // d65 → d64 → … : the 65th nested reference is `d1`, written inside `d2` on line 6.
+        assertError(
+            text, at: 6, 3, message: "definitions use definitions more than 64 levels deep",
+            hint: "define larger patterns directly instead of through long chains of names")
+    }
+
+    func testLongWordsAreReportedQuickly() {
+        let word = String(repeating: "q", count: 200_000)
+        assertError(word, at: 1, 1, message: "'\(word)' is not defined", hint: "define '\(word)' before using it")
+    }
+
     func testBlockWrittenOnItsHeaderLine() {
         assertError(
             "define tick: soft sharp", at: 1, 14, message: "'define tick:' needs an indented block below it",

@@ -35,6 +35,8 @@ public enum HapticNotation {
         public var maximumNestingDepth: Int
         /// The latest time, in seconds, at which an event may end.
         public var maximumDuration: Double
+        /// The deepest chain of definitions using definitions (each level is a nested call while playing).
+        public var maximumReferenceDepth: Int
 
         /// Creates limits; the defaults are far above any pattern a person writes.
         public init(
@@ -43,7 +45,8 @@ public enum HapticNotation {
             maximumEvents: Int = 100_000,
             maximumEvaluationSteps: Int = 1_000_000,
             maximumNestingDepth: Int = 32,
-            maximumDuration: Double = 86_400
+            maximumDuration: Double = 86_400,
+            maximumReferenceDepth: Int = 64
         ) {
             self.maximumLoopCount = maximumLoopCount
             self.maximumRampSteps = maximumRampSteps
@@ -51,6 +54,7 @@ public enum HapticNotation {
             self.maximumEvaluationSteps = maximumEvaluationSteps
             self.maximumNestingDepth = maximumNestingDepth
             self.maximumDuration = maximumDuration
+            self.maximumReferenceDepth = maximumReferenceDepth
         }
 
         /// The limits `parse` uses unless told otherwise.

@@ -62,6 +62,8 @@ extension HapticNotationError {
         case tooMuchWork(limit: Int)
         /// An event would end later than allowed.
         case patternTooLong(limit: Double)
+        /// Definitions that use definitions more levels deep than allowed.
+        case referencesTooDeep(limit: Int)
 
         /// One line saying what is wrong.
         public var message: String {
@@ -130,6 +132,8 @@ extension HapticNotationError {
                 "loops and references expand to more than \(limit) steps"
             case .patternTooLong(let limit):
                 "the pattern would last longer than \(NotationNumberFormat.text(limit)) s"
+            case .referencesTooDeep(let limit):
+                "definitions use definitions more than \(limit) levels deep"
             }
         }
 
@@ -205,6 +209,8 @@ extension HapticNotationError {
                 "use fewer repeats or shorter ramps"
             case .patternTooLong:
                 "use shorter times or fewer repeats"
+            case .referencesTooDeep:
+                "define larger patterns directly instead of through long chains of names"
             }
         }
     }

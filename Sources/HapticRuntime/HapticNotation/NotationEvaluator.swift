@@ -8,6 +8,7 @@ struct NotationEvaluator {
     private(set) var curves: [ParameterCurve] = []
     private(set) var warnings: [ContentWarning] = []
     private var steps = 0
+    private var referenceDepth = 0
 
     init(source: NotationSource, limits: HapticNotation.Limits) {
         self.source = source
@@ -60,7 +61,13 @@ struct NotationEvaluator {
         case .ramp(let block, let position):
             try emitRamp(block, at: start, position: position)
             return start + block.duration
-        case .reference(_, let body, _):
+        case .reference(_, let body, let position):
+            // Each level is a nested call here; a bound keeps long chains from exhausting the stack.
+            guard referenceDepth < limits.maximumReferenceDepth else {
+                throw fail(.referencesTooDeep(limit: limits.maximumReferenceDepth), at: position)
+            }
+            referenceDepth += 1
+            defer { referenceDepth -= 1 }
             return try play(body, from: start)
         }
     }

@@ -4,7 +4,8 @@ enum SpellingSuggestion {
         let lowered = word.lowercased()
         let limit = max(1, min(2, word.count / 3))
         var best: (word: String, distance: Int)?
-        for candidate in candidates.sorted() where candidate != word {
+        // Lengths further apart than the limit cannot be within it, so long words cost nothing.
+        for candidate in candidates.sorted() where candidate != word && abs(candidate.count - word.count) <= limit {
             let distance = editDistance(lowered, candidate.lowercased())
             if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }

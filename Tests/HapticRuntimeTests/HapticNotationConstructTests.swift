@@ -10,19 +10,19 @@ final class HapticNotationConstructTests: XCTestCase {
     func testIntensityAndSharpnessAliases() throws {
         let text = "silent dull\nsoft balanced\nmedium sharp\nloud dull\nmax dull"
         let result = try pattern(text)
-        XCTAssertEqual(result.intensities, [0.0, 0.3, 0.5, 0.8, 1.0])
-        XCTAssertEqual(result.sharpnesses, [0.0, 0.5, 1.0, 0.0, 0.0])
+        XCTAssertEqual(result.eventIntensities, [0.0, 0.3, 0.5, 0.8, 1.0])
+        XCTAssertEqual(result.eventSharpnesses, [0.0, 0.5, 1.0, 0.0, 0.0])
     }
 
     func testRawAndPlainNumberValues() throws {
         let result = try pattern("i0.25 s0.75\ni1 s0\n0.4 0.6")
-        XCTAssertEqual(result.intensities, [0.25, 1.0, 0.4])
-        XCTAssertEqual(result.sharpnesses, [0.75, 0.0, 0.6])
+        XCTAssertEqual(result.eventIntensities, [0.25, 1.0, 0.4])
+        XCTAssertEqual(result.eventSharpnesses, [0.75, 0.0, 0.6])
     }
 
     func testOutOfRangeValuesAreClampedWithAWarning() throws {
         let content = try HapticNotation.parse("i1.5 s0.5", file: "test.hnl")
-        XCTAssertEqual(content.pattern.intensities, [1.0])
+        XCTAssertEqual(content.pattern.eventIntensities, [1.0])
         XCTAssertEqual(content.warnings, [
             ContentWarning(location: "test.hnl:1:1", message: "intensity 1.5 is outside 0–1; clamped to 1"),
         ])
@@ -30,8 +30,8 @@ final class HapticNotationConstructTests: XCTestCase {
 
     func testTransientsDoNotAdvanceTimeButRestsAndContinuousDo() throws {
         let result = try pattern("loud sharp\nsoft dull\n.\ncontinuous 0.5s:\n  intensity: max\n. 0.25s\nloud sharp")
-        assertClose(result.times, [0, 0, 0.1, 0.85])
-        XCTAssertEqual(result.types, [.hapticTransient, .hapticTransient, .hapticContinuous, .hapticTransient])
+        assertNotationClose(result.eventTimes, [0, 0, 0.1, 0.85])
+        XCTAssertEqual(result.eventTypes, [.hapticTransient, .hapticTransient, .hapticContinuous, .hapticTransient])
     }
 
     func testFullLineAndInlineCommentsAnywhere() throws {
@@ -43,27 +43,27 @@ final class HapticNotationConstructTests: XCTestCase {
             # between
               soft dull
             """
-        assertClose(try pattern(text).times, [0, 0.1, 0.2, 0.3])
+        assertNotationClose(try pattern(text).eventTimes, [0, 0.1, 0.2, 0.3])
     }
 
     func testSequenceEndsAtItsLastSlot() throws {
         // Like the public implementation: after a sequence of transients, time stands at the last one.
-        assertClose(try pattern("sequence 0.1s:\n  loud sharp\n  soft dull\n. 0.1s\nmedium dull").times, [0, 0.1, 0.2])
+        assertNotationClose(try pattern("sequence 0.1s:\n  loud sharp\n  soft dull\n. 0.1s\nmedium dull").eventTimes, [0, 0.1, 0.2])
     }
 
     func testSequenceWhoseLastItemLastsEndsAfterIt() throws {
         let text = "sequence 0.1s:\n  loud sharp\n  continuous 0.5s:\n    intensity: soft\nmax sharp\n. 0.1s\nmax sharp"
         let result = try pattern(text)
-        assertClose(result.times, [0, 0.1, 0.6, 0.7])
+        assertNotationClose(result.eventTimes, [0, 0.1, 0.6, 0.7])
     }
 
     func testLoopAdvancesByCountTimesItemsTimesInterval() throws {
-        assertClose(try pattern("loop 2x 0.1s:\n  loud sharp\n  .\nsoft dull").times, [0, 0.2, 0.4])
+        assertNotationClose(try pattern("loop 2x 0.1s:\n  loud sharp\n  .\nsoft dull").eventTimes, [0, 0.2, 0.4])
     }
 
     func testRestTimeInsideASlotIsIgnoredWithAWarning() throws {
         let content = try HapticNotation.parse("sequence 0.1s:\n  loud sharp\n  . 0.5s\n  soft dull", file: "t.hnl")
-        assertClose(content.pattern.times, [0, 0.2])
+        assertNotationClose(content.pattern.eventTimes, [0, 0.2])
         XCTAssertEqual(content.warnings.map(\.location), ["t.hnl:3:5"])
     }
 
@@ -75,30 +75,30 @@ final class HapticNotationConstructTests: XCTestCase {
                 soft dull
               .
             """
-        assertClose(try pattern(text).times, [0, 0.1, 0.8, 0.9])
+        assertNotationClose(try pattern(text).eventTimes, [0, 0.1, 0.8, 0.9])
     }
 
     func testDefinitionWithSeveralStatementsFlowsLikeTheTopLevel() throws {
         let text = "define flam:\n  loud sharp\n  . 0.05s\n  soft dull\nflam\n. 0.5s\nflam"
-        assertClose(try pattern(text).times, [0, 0.05, 0.55, 0.6])
+        assertNotationClose(try pattern(text).eventTimes, [0, 0.05, 0.55, 0.6])
     }
 
     func testReferencesInsideSequencesAndLoops() throws {
         let text = "define tick:\n  soft sharp\nsequence 0.2s:\n  tick\n  tick\nloop 2x 0.1s:\n  tick"
-        assertClose(try pattern(text).times, [0, 0.2, 0.2, 0.3])
+        assertNotationClose(try pattern(text).eventTimes, [0, 0.2, 0.2, 0.3])
     }
 
     func testRedefinitionAppliesToLaterUsesAndWarns() throws {
         let text = "define tap:\n  soft dull\ntap\n.\ndefine tap:\n  loud sharp\ntap"
         let content = try HapticNotation.parse(text, file: "t.hnl")
-        XCTAssertEqual(content.pattern.intensities, [0.3, 0.8])
+        XCTAssertEqual(content.pattern.eventIntensities, [0.3, 0.8])
         XCTAssertEqual(content.warnings.map(\.location), ["t.hnl:5:8"])
     }
 
     func testContinuousDefaultsAndLongEventWarning() throws {
         let content = try HapticNotation.parse("continuous 31s:\n  sharpness: s0.2", file: "t.hnl")
-        XCTAssertEqual(content.pattern.intensities, [0.5])
-        XCTAssertEqual(content.pattern.sharpnesses, [0.2])
+        XCTAssertEqual(content.pattern.eventIntensities, [0.5])
+        XCTAssertEqual(content.pattern.eventSharpnesses, [0.2])
         XCTAssertEqual(content.pattern.events.first?.duration, 31)
         XCTAssertEqual(content.warnings.map(\.location), ["t.hnl:1:12"])
     }
@@ -107,36 +107,36 @@ final class HapticNotationConstructTests: XCTestCase {
         let result = try pattern(". 0.5s\ncontinuous 1s:\n  adsr: 0.2, 0.4, 0.5, 0.9")
         let curve = try XCTUnwrap(result.parameterCurves.first)
         XCTAssertEqual(curve.time, 0.5)
-        assertClose(curve.pointTimes, [0, 0.2, 0.4, 0.9, 1.0])
-        assertClose(curve.pointValues, [0, 1, 0.5, 0.5, 1])
+        assertNotationClose(curve.controlPointTimes, [0, 0.2, 0.4, 0.9, 1.0])
+        assertNotationClose(curve.controlPointValues, [0, 1, 0.5, 0.5, 1])
     }
 
     func testRampWithConstantIntervalEndsWithAFinalPulseAtItsDuration() throws {
         let result = try pattern("ramp 1s:\n  intensity: 0.2 > 1\n  interval: 0.25s > 0.25s")
-        assertClose(result.times, [0, 0.25, 0.5, 0.75, 1])
-        assertClose(result.intensities, [0.2, 0.4, 0.6, 0.8, 1.0])
+        assertNotationClose(result.eventTimes, [0, 0.25, 0.5, 0.75, 1])
+        assertNotationClose(result.eventIntensities, [0.2, 0.4, 0.6, 0.8, 1.0])
     }
 
     func testRampOfZeroLengthIsOnlyItsFinalPulse() throws {
         let result = try pattern("ramp 0s:\n  intensity: soft > loud\nmax sharp")
-        assertClose(result.times, [0, 0])
-        XCTAssertEqual(result.intensities, [0.8, 1.0])
+        assertNotationClose(result.eventTimes, [0, 0])
+        XCTAssertEqual(result.eventIntensities, [0.8, 1.0])
     }
 
     func testRampCurveClampsOvershootWithAWarning() throws {
         let content = try HapticNotation.parse("ramp 1s:\n  intensity: 0 > 1\n  curve: cubic(0.5, 0, 0.5, 1.8)", file: "t.hnl")
-        XCTAssertTrue(content.pattern.intensities.allSatisfy { (0...1).contains($0) })
+        XCTAssertTrue(content.pattern.eventIntensities.allSatisfy { (0...1).contains($0) })
         XCTAssertEqual(content.warnings.map(\.location), ["t.hnl:1:1"])
     }
 
     func testEventsAreSortedByTimeKeepingTextOrderForTies() throws {
         let result = try pattern("sequence 0.1s:\n  ramp 0.3s:\n    interval: 0.1s > 0.1s\n  max sharp")
-        assertClose(result.times, [0, 0.1, 0.1, 0.2, 0.3])
-        XCTAssertEqual(result.intensities, [0.5, 0.5, 1.0, 0.5, 0.5])
+        assertNotationClose(result.eventTimes, [0, 0.1, 0.1, 0.2, 0.3])
+        XCTAssertEqual(result.eventIntensities, [0.5, 0.5, 1.0, 0.5, 0.5])
     }
 
     func testCRLFLineEndingsAndTabIndentation() throws {
-        assertClose(try pattern("sequence 0.1s:\r\n\tloud sharp\r\n\tsoft dull\r\n").times, [0, 0.1])
+        assertNotationClose(try pattern("sequence 0.1s:\r\n\tloud sharp\r\n\tsoft dull\r\n").eventTimes, [0, 0.1])
     }
 
     func testEmptyTextIsAnEmptyPattern() throws {

@@ -2,7 +2,7 @@ import XCTest
 @testable import HapticRuntime
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny generator whose fixed seed makes every run identical.
-struct SplitMix64: RandomNumberGenerator {
+private struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

@@ -23,7 +23,7 @@ enum NotationTestSupport {
 }
 
 /// Asserts each value matches within 1e-9 (times summed from decimals are not exact in binary).
-func assertClose(
+func assertNotationClose(
     _ actual: [Double], _ expected: [Double], accuracy: Double = 1e-9,
     file: StaticString = #filePath, line: UInt = #line
 ) {
@@ -34,13 +34,13 @@ func assertClose(
 }
 
 extension HapticPattern {
-    var times: [Double] { events.map(\.time) }
-    var intensities: [Double] { events.map { $0.value(of: .hapticIntensity) } }
-    var sharpnesses: [Double] { events.map { $0.value(of: .hapticSharpness) } }
-    var types: [HapticEventType] { events.map(\.type) }
+    var eventTimes: [Double] { events.map(\.time) }
+    var eventIntensities: [Double] { events.map { $0.value(of: .hapticIntensity) } }
+    var eventSharpnesses: [Double] { events.map { $0.value(of: .hapticSharpness) } }
+    var eventTypes: [HapticEventType] { events.map(\.type) }
 }
 
 extension ParameterCurve {
-    var pointTimes: [Double] { controlPoints.map(\.time) }
-    var pointValues: [Double] { controlPoints.map(\.value) }
+    var controlPointTimes: [Double] { controlPoints.map(\.time) }
+    var controlPointValues: [Double] { controlPoints.map(\.value) }
 }

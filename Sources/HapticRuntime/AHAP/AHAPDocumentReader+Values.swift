@@ -76,7 +76,7 @@ extension AHAPDocumentReader {
     ) throws(AHAPError) -> Double {
         let path = object.path.appending("ParameterValue")
         guard let value = object["ParameterValue"] else {
-            warn(object.position, path, "is missing; using the default \(AHAPNumberFormat.text(defaultValue))")
+            warn(object.position, path, "missing; using the default \(AHAPNumberFormat.text(defaultValue))")
             return defaultValue
         }
         let given = try numberValue(value, at: path)

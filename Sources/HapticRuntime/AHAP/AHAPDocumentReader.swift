@@ -79,7 +79,7 @@ struct AHAPDocumentReader {
         guard let value = top["Version"] else { return nil }
         let path = top.path.appending("Version")
         if case .string(let text) = value.kind, let number = Double(text), number.isFinite {
-            warn(value.position, path, "is the string \"\(text)\"; read as the number \(AHAPNumberFormat.text(number))")
+            warn(value.position, path, "the string \"\(text)\"; read as the number \(AHAPNumberFormat.text(number))")
             return number
         }
         return try numberValue(value, at: path)
@@ -96,7 +96,7 @@ struct AHAPDocumentReader {
             } else {
                 let text = JSONOutput(member.value).compact
                 warn(member.value.position, metadata.path.appending(member.key),
-                     "is \(member.value.typeName), not a string; kept as the text \(text)")
+                     "\(member.value.typeName), not a string; kept as the text \(text)")
                 result[member.key] = text
             }
         }

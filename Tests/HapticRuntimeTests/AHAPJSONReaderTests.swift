@@ -86,12 +86,15 @@ final class AHAPJSONReaderTests: XCTestCase {
             return nil
         }
         XCTAssertEqual(numbers.map(\.value), [-50, 0, 12, 100, 3.25])
-        XCTAssertEqual(numbers.map(\.isInteger), [false, true, true, false, false])
+        XCTAssertEqual(numbers.map(\.literal), ["-0.5e2", "0", "12", "1E+2", "3.25"])
         assertError("[01]", at: 1, 3, "expected ',' or ']' after array element, found '1'")
         assertError("[1.]", at: 1, 4, "expected a digit after '.', found ']'")
         assertError("[-]", at: 1, 3, "expected a digit after the sign, found ']'")
         assertError("[1e]", at: 1, 4, "expected a digit after the exponent, found ']'")
         assertError("[1e999]", at: 1, 2, "number 1e999 is too large")
+        assertError("[" + String(repeating: "9", count: 400) + "]", at: 1, 2,
+                    "number " + String(repeating: "9", count: 24) + "… is too large")
+        assertError("[\u{01}]", at: 1, 2, "expected a value, found the control character U+0001")
         assertError("[+1]", at: 1, 2, "expected a value, found '+'")
     }
 

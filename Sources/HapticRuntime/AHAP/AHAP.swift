@@ -24,7 +24,7 @@ public enum AHAP {
         guard let text = String(data: data, encoding: .utf8) else {
             throw .unreadableFile(file: file, reason: "it is not UTF-8 text")
         }
-        return try read(text: text, file: file, relativeTo: url.deletingLastPathComponent())
+        return try read(text: text, file: file, relativeTo: url.absoluteURL.deletingLastPathComponent())
     }
 
     /// Reads AHAP `text`; `file` names it in locations. With `folder`, AudioCustom waveform paths
@@ -54,7 +54,7 @@ public enum AHAP {
     /// `ahapFile`: resolved in that file's folder, symbolic links followed, and refused if it
     /// lies outside the folder.
     public static func resolveWaveform(_ path: String, relativeTo ahapFile: URL) throws(AHAPWaveformPathProblem) -> URL {
-        switch AHAPWaveformResolver.resolve(path, inFolder: ahapFile.deletingLastPathComponent()) {
+        switch AHAPWaveformResolver.resolve(path, inFolder: ahapFile.absoluteURL.deletingLastPathComponent()) {
         case .success(let url): return url
         case .failure(let problem): throw problem
         }

@@ -68,7 +68,7 @@ struct AHAPDocumentReader {
         return HapticPattern(
             version: version,
             metadata: metadata,
-            events: Self.stableSorted(orderedEvents.flatMap { $0.splitAtContinuousLimit() }, by: \.time),
+            events: orderedEvents.flatMap { $0.splitAtContinuousLimit() }.sortedByTimeKeepingOrder(\.time),
             parameters: sortedByTime(parameters, what: "dynamic parameters", time: \.time),
             parameterCurves: sortedByTime(curves, what: "parameter curves", time: \.time))
     }
@@ -251,13 +251,6 @@ struct AHAPDocumentReader {
         if let late = zip(placed, placed.dropFirst()).first(where: { time($0.0.item) > time($0.1.item) })?.1 {
             warn(late.position, late.path, "\(what) are not in time order; sorted by Time")
         }
-        return Self.stableSorted(placed.map(\.item), by: time)
-    }
-
-    /// Sorted by time; equal times keep their order (the standard sort does not promise that).
-    static func stableSorted<Item>(_ items: [Item], by time: (Item) -> Double) -> [Item] {
-        items.enumerated()
-            .sorted { (time($0.element), $0.offset) < (time($1.element), $1.offset) }
-            .map(\.element)
+        return placed.map(\.item).sortedByTimeKeepingOrder(time)
     }
 }

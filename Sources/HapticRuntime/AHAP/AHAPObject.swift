@@ -3,8 +3,8 @@ struct AHAPObject {
     /// Where the object's `{` is.
     let position: LocatedJSON.Position
     let path: AHAPKeyPath
-    /// Members in source order; a repeated key appears once, with its last value (as in
-    /// Foundation's JSON reading, which Core Haptics uses).
+    /// Members in source order; a repeated key appears once, at its first place, with its last
+    /// value (the last one wins, as in most JSON readers).
     let members: [LocatedJSON.Member]
 
     init(position: LocatedJSON.Position, path: AHAPKeyPath, members: [LocatedJSON.Member]) {

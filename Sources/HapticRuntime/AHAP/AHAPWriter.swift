@@ -23,7 +23,7 @@ enum AHAPWriter {
             pattern.events.map { ($0.time, element("Event", event($0))) }
             + pattern.parameters.map { ($0.time, element("Parameter", parameter($0))) }
             + pattern.parameterCurves.map { ($0.time, element("ParameterCurve", curve($0))) }
-        return AHAPDocumentReader.stableSorted(timed, by: \.time).map(\.element)
+        return timed.sortedByTimeKeepingOrder(\.time).map(\.element)
     }
 
     private static func element(_ kind: String, _ body: JSONOutput) -> JSONOutput {

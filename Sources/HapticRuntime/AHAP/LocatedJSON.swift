@@ -17,12 +17,11 @@ struct LocatedJSON: Sendable, Hashable {
         var value: LocatedJSON
     }
 
-    /// A number with the text it was written as, so integers can be told from fractions.
+    /// A number with the text it was written as, so it can be echoed exactly (e.g. a numeric
+    /// `Metadata` value kept as text).
     struct Number: Sendable, Hashable {
         var value: Double
         var literal: String
-
-        var isInteger: Bool { !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) }
     }
 
     enum Kind: Sendable, Hashable {

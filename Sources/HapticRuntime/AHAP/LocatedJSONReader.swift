@@ -155,7 +155,8 @@ struct LocatedJSONReader {
         }
         let literal = String(decoding: bytes[first..<index], as: UTF8.self)
         guard let value = Double(literal), value.isFinite else {
-            throw LocatedJSONSyntaxError(position: start, message: "number \(literal) is too large")
+            let shown = literal.count > 24 ? String(literal.prefix(24)) + "…" : literal
+            throw LocatedJSONSyntaxError(position: start, message: "number \(shown) is too large")
         }
         return LocatedJSON.Number(value: value, literal: literal)
     }
@@ -304,11 +305,13 @@ struct LocatedJSONReader {
         var end = index + 1
         while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
         let character = String(decoding: bytes[index..<end], as: UTF8.self)
-        switch character {
-        case "\n": return "a line break"
-        case "'": return "\"'\""
-        default: return "'\(character)'"
+        if character == "\n" { return "a line break" }
+        if character == "'" { return "\"'\"" }
+        if let scalar = character.unicodeScalars.first, scalar.value < 0x20 || scalar.value == 0x7F {
+            // Invisible in a terminal; name it instead.
+            return "the control character U+" + hex(scalar.value)
         }
+        return "'\(character)'"
     }
 
     private func failure(_ message: String) -> LocatedJSONSyntaxError {

@@ -3,7 +3,9 @@
 public struct AHAPSourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file as named to the reader (a path or a label such as `<stdin>`).
     public var file: String
+    /// 1-based line.
     public var line: Int
+    /// 1-based column, counting characters (Unicode scalars), not bytes.
     public var column: Int
 
     /// A location in `file`.

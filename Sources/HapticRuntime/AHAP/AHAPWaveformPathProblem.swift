@@ -14,6 +14,7 @@ public enum AHAPWaveformPathProblem: Error, Sendable, Hashable, CustomStringConv
     /// The path names a folder or other non-regular file.
     case notARegularFile
 
+    /// The problem as the end of a sentence that starts with the path.
     public var description: String {
         switch self {
         case .empty: "is empty"

@@ -88,7 +88,13 @@ final class AHAPErrorTests: XCTestCase {
         XCTAssertEqual(keyPath.description, "Pattern[0].Parameter.ParameterID")
         XCTAssertEqual(name, "HapticIntensity")
         XCTAssertEqual(allowed, DynamicParameterID.allCases.map(\.rawValue))
-        XCTAssertNil(suggestion)
+        XCTAssertEqual(suggestion, "HapticIntensityControl")
+        XCTAssertEqual(eventError?.description.contains(#"unknown parameter "HapticIntensityControl" (did you mean "HapticIntensity"?)"#), true)
+        let unrelated = #"{ "Pattern": [ { "Parameter": { "ParameterID": "Loudness", "ParameterValue": 1 } } ] }"#
+        guard case .unknownParameterID(_, _, _, _, let none)? = AHAPFixtures.error(unrelated) else {
+            return XCTFail("expected unknownParameterID")
+        }
+        XCTAssertNil(none)
         let typo = #"{ "Pattern": [ { "Parameter": { "ParameterID": "HapticIntensityControll", "ParameterValue": 1 } } ] }"#
         guard case .unknownParameterID(_, _, _, _, let nearest)? = AHAPFixtures.error(typo) else {
             return XCTFail("expected unknownParameterID")

@@ -92,6 +92,16 @@ final class AHAPWaveformPathTests: XCTestCase {
         }
     }
 
+    func testARelativeFileURLNamesTheFileAsGivenAndResolvesBesideIt() throws {
+        let relative = URL(fileURLWithPath: "audio-custom.ahap", relativeTo: AHAPFixtures.examplesFolder)
+        let content = try AHAP.read(contentsOf: relative)
+        XCTAssertEqual(content.pattern.events.filter { $0.type == .audioCustom }.count, 2)
+        let quirks = URL(fileURLWithPath: "real-world-quirks.ahap", relativeTo: AHAPFixtures.examplesFolder)
+        XCTAssertEqual(try AHAP.read(contentsOf: quirks).warnings.first?.location, "real-world-quirks.ahap:5:20")
+        let wave = try AHAP.resolveWaveform("click.wav", relativeTo: relative)
+        XCTAssertEqual(wave.path, AHAPFixtures.example("click.wav").resolvingSymlinksInPath().path)
+    }
+
     func testTheAudioCustomExampleFindsItsWaveform() throws {
         let example = AHAPFixtures.example("audio-custom.ahap")
         _ = try AHAP.read(contentsOf: example)

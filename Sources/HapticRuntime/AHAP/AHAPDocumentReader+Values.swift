@@ -100,9 +100,12 @@ extension AHAPDocumentReader {
         let name = try stringValue(value, at: path)
         if let id = ID(rawValue: name) { return id }
         let allowed = ID.allCases.map(\.rawValue)
+        // Event parameters and dynamic parameters are easily confused: `HapticIntensity` belongs
+        // in EventParameters, `HapticIntensityControl` in Parameter and ParameterCurve elements.
+        let counterpart = allowed.first { $0 == name + "Control" || $0 + "Control" == name }
         throw .unknownParameterID(
             location(value.position), keyPath: path, name: name, allowed: allowed,
-            suggestion: NameSuggestion.nearest(to: name, in: allowed))
+            suggestion: NameSuggestion.nearest(to: name, in: allowed) ?? counterpart)
     }
 
     /// Apple's rule is to ignore unknown keys; a warning still points out typos such as `Tme`.

@@ -20,11 +20,9 @@ struct AHAPDocumentReader {
     }
 
     private static let topLevelKeys: Set<String> = Set(["Version", "Metadata", "Pattern"] + ElementKind.allCases.map(\.rawValue))
-    private static let eventKeys: Set<String> = [
-        "Time", "EventType", "EventDuration", "EventParameters",
-        "EventWaveformPath", "EventWaveformUseVolumeEnvelope", "EventWaveformLoopEnabled",
-    ]
+    /// Event keys that only AudioCustom events use.
     private static let waveformKeys = ["EventWaveformPath", "EventWaveformUseVolumeEnvelope", "EventWaveformLoopEnabled"]
+    private static let eventKeys = Set(["Time", "EventType", "EventDuration", "EventParameters"] + waveformKeys)
 
     /// The file name used in locations.
     let file: String

@@ -1,4 +1,5 @@
 import Foundation
+import HardwareMocks
 import XCTest
 @testable import HapticRuntime
 

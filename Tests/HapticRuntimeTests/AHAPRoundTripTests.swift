@@ -1,3 +1,4 @@
+import HardwareMocks
 import XCTest
 @testable import HapticRuntime
 

@@ -1,20 +1,6 @@
+import HardwareMocks
 import XCTest
 @testable import HapticRuntime
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny generator whose fixed seed makes every run identical.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Thousands of mutated seed examples: each parses or throws a located error; none crashes or hangs.
 final class HapticNotationFuzzTests: XCTestCase {

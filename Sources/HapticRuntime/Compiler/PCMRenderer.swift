@@ -23,7 +23,8 @@ struct PCMRenderer: Sendable {
         var end = 0.0
         for span in spans {
             let slice = stream.slice(span, evaluator: evaluator)
-            let total = Int(((span.end - span.start) * sampleRate).rounded(.up))
+            // The epsilon keeps 0.05 s × 8000 Hz (= 400.00000000000006 in binary) at 400 samples.
+            let total = Int(((span.end - span.start) * sampleRate - 1e-9).rounded(.up))
             var phase = 0.0
             var amplitude = 0.0
             var frequency = 0.0

@@ -315,3 +315,47 @@ final class CompilerTests: XCTestCase {
         XCTAssertTrue(program.warnings.contains { $0.description == "warning: at 1.0 s: continuous drive of 3.0 s exceeds the actuator's 2.0 s limit; the runtime will cut it short" })
     }
 }
+
+final class CompilerRobustnessTests: XCTestCase {
+    private let caps = ActuatorCapabilities(
+        kind: .lra, romLibrary: .lra, supportsRealtimeAmplitude: true, supportsSignedAmplitude: false,
+        supportsPCM: false, resonantFrequency: 175, frequencyAdjustable: false,
+        amplitudeUpdateCost: .microseconds(73), maximumContinuousDrive: nil
+    )
+
+    func testBrokenTimesAreSkippedOrCutWithWarnings() {
+        let pattern = HapticPattern(
+            events: [
+                HapticEvent(type: .hapticTransient, time: .nan),
+                HapticEvent(type: .hapticContinuous, time: -1, duration: 1),
+                HapticEvent(type: .hapticContinuous, time: 0, duration: .infinity),
+                HapticEvent(type: .hapticContinuous, time: 0.5, duration: 1e12, parameters: [EventParameter(.hapticIntensity, .nan)]),
+                HapticEvent(type: .hapticContinuous, time: 0, duration: 0.1),
+            ],
+            parameters: [DynamicParameter(.hapticIntensityControl, value: .nan, time: 0)],
+            parameterCurves: [ParameterCurve(.hapticSharpnessControl, time: .infinity, controlPoints: [])]
+        )
+        let program = PatternCompiler(capabilities: caps, options: CompilerOptions(maximumDuration: 2)).compile(pattern)
+        XCTAssertEqual(program.warnings.map(\.message), [
+            "3 event(s) with a non-finite, negative or too late (≥ 2.0 s) time or duration skipped",
+            "1 event(s) cut at the 2.0 s program limit",
+            "2 dynamic parameter(s) or curve(s) with a non-finite or too late time skipped",
+        ])
+        XCTAssertEqual(program.duration, 2, accuracy: 1e-9)
+        XCTAssertEqual(program.commands.last?.command, .stop)
+        for command in program.commands {
+            XCTAssertTrue(command.time.isFinite)
+            if case .amplitude(let value) = command.command { XCTAssertTrue(value.isFinite) }
+        }
+    }
+
+    func testStrayOptionsDoNotStallTheCompiler() {
+        let pattern = HapticPattern(events: [HapticEvent(type: .hapticContinuous, time: 0, duration: 0.1)])
+        for options in [CompilerOptions(updateRate: .infinity), CompilerOptions(updateRate: 0), CompilerOptions(maximumBusShare: 0)] {
+            let program = PatternCompiler(capabilities: caps, options: options).compile(pattern)
+            XCTAssertGreaterThanOrEqual(program.updateRate, 1)
+            XCTAssertLessThanOrEqual(program.updateRate, 100_000)
+            XCTAssertEqual(program.commands.last?.command, .stop)
+        }
+    }
+}

@@ -22,9 +22,12 @@ public enum ActuatorCommand: Sendable, Hashable {
 /// A command and when it must take effect, in seconds from the pattern start. Commands that prepare
 /// a mode can be negative: they are issued before the pattern starts (see `leadTime`).
 public struct TimedCommand: Sendable, Hashable {
+    /// When the command takes effect, in seconds from the pattern start.
     public var time: Double
+    /// What to do.
     public var command: ActuatorCommand
 
+    /// Creates a timed command.
     public init(time: Double, command: ActuatorCommand) {
         self.time = time
         self.command = command
@@ -35,13 +38,16 @@ public struct TimedCommand: Sendable, Hashable {
 public struct ProgramWarning: Sendable, Hashable, CustomStringConvertible {
     /// Pattern time the warning is about, when it is about one.
     public var time: Double?
+    /// What happened, in words.
     public var message: String
 
+    /// Creates a warning.
     public init(time: Double?, message: String) {
         self.time = time
         self.message = message
     }
 
+    /// `warning: at T s: message`.
     public var description: String {
         guard let time else { return "warning: \(message)" }
         return "warning: at \(Self.format(time)) s: \(message)"
@@ -60,8 +66,10 @@ public struct ActuatorProgram: Sendable, Hashable {
     public var updateRate: Double
     /// Sample rate of `.pcm` commands, in hertz.
     public var pcmSampleRate: Int
+    /// What the compiler changed or left out.
     public var warnings: [ProgramWarning]
 
+    /// Creates a program; `commands` must already be sorted by time.
     public init(commands: [TimedCommand], duration: Double, updateRate: Double, pcmSampleRate: Int, warnings: [ProgramWarning]) {
         self.commands = commands
         self.duration = duration

@@ -15,14 +15,19 @@ public struct CompilerOptions: Sendable, Hashable {
     /// How long a chip is busy with one ROM click, in seconds. TI publishes no per-effect durations;
     /// 60 ms covers the library's clicks and ticks including braking (an estimate).
     public var romEffectDuration: Double
+    /// Longest program in seconds; later content is cut with a warning, so a stray huge time in a
+    /// file cannot make the compiler render hours of samples.
+    public var maximumDuration: Double
 
+    /// Options with the documented defaults.
     public init(
         updateRate: Double = 1000,
         maximumBusShare: Double = 0.25,
         modeSwitchCost: Duration = .milliseconds(1),
         pcmSampleRate: Int = 48_000,
         pcmBlockDuration: Double = 0.01,
-        romEffectDuration: Double = 0.06
+        romEffectDuration: Double = 0.06,
+        maximumDuration: Double = 600
     ) {
         self.updateRate = updateRate
         self.maximumBusShare = maximumBusShare
@@ -30,5 +35,6 @@ public struct CompilerOptions: Sendable, Hashable {
         self.pcmSampleRate = pcmSampleRate
         self.pcmBlockDuration = pcmBlockDuration
         self.romEffectDuration = romEffectDuration
+        self.maximumDuration = maximumDuration
     }
 }

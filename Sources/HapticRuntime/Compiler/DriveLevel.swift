@@ -1,13 +1,17 @@
 /// Intensity and sharpness of what an actuator should render at one moment.
 public struct DriveLevel: Sendable, Hashable {
+    /// Strength, 0…1.
     public var intensity: Double
+    /// Sharpness, 0…1.
     public var sharpness: Double
 
+    /// Creates a level.
     public init(intensity: Double, sharpness: Double) {
         self.intensity = intensity
         self.sharpness = sharpness
     }
 
+    /// Nothing to render.
     public static let silent = DriveLevel(intensity: 0, sharpness: 0.5)
 
     /// The mixing rule for overlapping events: intensities add and the sum is clamped to 1 — two

@@ -17,7 +17,7 @@ struct PCMRenderer: Sendable {
         let spans = stream.spans(in: evaluator.pattern, joinGap: 1 / controlRate)
         guard let first = spans.first else { return ([], 0) }
         var commands = [TimedCommand(time: first.start - options.modeSwitchCost.secondsValue, command: .prepare(.pcm))]
-        let sampleRate = Double(options.pcmSampleRate)
+        let sampleRate = Double(max(1, options.pcmSampleRate))
         let blockLength = max(1, Int((options.pcmBlockDuration * sampleRate).rounded()))
         let controlInterval = max(1, Int((sampleRate / controlRate).rounded()))
         var end = 0.0

@@ -14,9 +14,12 @@ import ActuatorHAL
 /// - Overlapping events mix by `DriveLevel.mix`; sharpness is rendered by `SharpnessMapping`.
 /// - Each `.prepare` is issued `modeSwitchCost` before the first command of its mode.
 public struct PatternCompiler: Sendable {
+    /// What the target actuator can do.
     public var capabilities: ActuatorCapabilities
+    /// Rates, costs and estimates.
     public var options: CompilerOptions
 
+    /// A compiler for one actuator.
     public init(capabilities: ActuatorCapabilities, options: CompilerOptions = CompilerOptions()) {
         self.capabilities = capabilities
         self.options = options
@@ -25,18 +28,26 @@ public struct PatternCompiler: Sendable {
     /// The amplitude update rate used: the wanted rate, lowered so updates take at most
     /// `maximumBusShare` of the bus time.
     public var updateRate: Double {
-        let wanted = max(1, options.updateRate)
+        let wanted = requestedRate
         let cost = capabilities.amplitudeUpdateCost.secondsValue
         guard cost > 0 else { return wanted }
-        return min(wanted, options.maximumBusShare / cost)
+        return max(1, min(wanted, options.maximumBusShare / cost))
     }
 
-    public func compile(_ pattern: HapticPattern) -> ActuatorProgram {
+    /// The wanted rate, kept to 1 Hz…100 kHz so a stray option cannot stall the compiler.
+    private var requestedRate: Double {
+        options.updateRate.isFinite ? min(100_000, max(1, options.updateRate)) : 1000
+    }
+
+    /// Compiles `pattern`; never fails — what cannot be played becomes a warning.
+    public func compile(_ source: HapticPattern) -> ActuatorProgram {
+        let playable = PlayablePattern(source, maximumDuration: options.maximumDuration)
+        let pattern = playable.pattern
         let evaluator = PatternEvaluator(pattern)
         let rate = updateRate
-        var warnings: [ProgramWarning] = []
-        if rate < options.updateRate {
-            warnings.append(ProgramWarning(time: nil, message: "amplitude update rate lowered from \(Int(options.updateRate)) Hz to \(Int(rate)) Hz so updates take at most \(Int(options.maximumBusShare * 100)) % of the bus"))
+        var warnings = playable.warnings
+        if rate < requestedRate {
+            warnings.append(ProgramWarning(time: nil, message: "amplitude update rate lowered from \(Int(requestedRate)) Hz to \(Int(rate)) Hz so updates take at most \(ProgramWarning.format(options.maximumBusShare * 100)) % of the bus"))
         }
         let audioCount = pattern.events.filter { !$0.type.isHaptic }.count
         if audioCount > 0 {
@@ -46,12 +57,12 @@ public struct PatternCompiler: Sendable {
         var commands: [TimedCommand]
         var end: Double
         if capabilities.supportsPCM {
-            let renderer = PCMRenderer(evaluator: evaluator, mapping: SharpnessMapping(capabilities: capabilities), options: options, controlRate: options.updateRate)
+            let renderer = PCMRenderer(evaluator: evaluator, mapping: SharpnessMapping(capabilities: capabilities), options: options, controlRate: requestedRate)
             (commands, end) = renderer.render(everythingAsStream(evaluator))
         } else {
             (commands, end) = compileForChip(evaluator, rate: rate, warnings: &warnings)
         }
-        end = max(end, pattern.duration)
+        end = min(max(end, pattern.duration), options.maximumDuration)
         if !commands.isEmpty {
             commands.append(TimedCommand(time: end, command: .stop))
         }

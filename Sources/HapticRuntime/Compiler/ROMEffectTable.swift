@@ -1,9 +1,12 @@
 /// A DRV2605 ROM effect placed on the intensity × sharpness plane.
 public struct ROMEffectChoice: Sendable, Hashable {
+    /// Effect id, 1–123.
     public var id: UInt8
     /// The name in TI's "Waveform Library Effects List".
     public var name: String
+    /// Where the effect sits on the intensity axis.
     public var intensity: Double
+    /// Where the effect sits on the sharpness axis.
     public var sharpness: Double
 }
 
@@ -15,8 +18,10 @@ public struct ROMEffectChoice: Sendable, Hashable {
 /// Strong Click 0.6, Sharp Click 0.85, Sharp Tick 1.0 (crispest, shortest). Transients weaker than
 /// `minimumIntensity` are not felt through a ROM click and are skipped with a warning.
 public enum ROMEffectTable {
+    /// Transients below this intensity are skipped.
     public static let minimumIntensity = 0.05
 
+    /// The candidate effects for transients.
     public static let transients: [ROMEffectChoice] = [
         ROMEffectChoice(id: 7, name: "Soft Bump - 100%", intensity: 1.0, sharpness: 0.1),
         ROMEffectChoice(id: 8, name: "Soft Bump - 60%", intensity: 0.6, sharpness: 0.1),

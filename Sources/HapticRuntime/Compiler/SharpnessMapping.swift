@@ -17,8 +17,10 @@ public struct SharpnessMapping: Sendable, Hashable {
     /// board's LRA.
     public static let fallbackResonantFrequency = 175.0
 
+    /// The actuator the mapping is for.
     public var capabilities: ActuatorCapabilities
 
+    /// The mapping for an actuator.
     public init(capabilities: ActuatorCapabilities) {
         self.capabilities = capabilities
     }

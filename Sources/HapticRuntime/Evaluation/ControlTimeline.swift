@@ -20,6 +20,7 @@ public struct ControlTimeline: Sendable {
     /// Per id, entries sorted by start time (curves after parameters at equal times).
     private let entries: [DynamicParameterID: [Entry]]
 
+    /// Builds the timeline from dynamic parameters and curves in any order.
     public init(parameters: [DynamicParameter], curves: [ParameterCurve]) {
         var entries: [DynamicParameterID: [(entry: Entry, rank: Int)]] = [:]
         for parameter in parameters {
@@ -41,6 +42,7 @@ public struct ControlTimeline: Sendable {
         }
     }
 
+    /// Builds the timeline of a pattern's parameters and curves.
     public init(pattern: HapticPattern) {
         self.init(parameters: pattern.parameters, curves: pattern.parameterCurves)
     }

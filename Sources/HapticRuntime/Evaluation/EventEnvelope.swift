@@ -9,20 +9,27 @@
 ///   seconds and stays at 0, so an unsustained event dies away instead of holding.
 /// When attack and release overlap (short events) the two ramps meet in a triangle.
 public struct EventEnvelope: Sendable, Hashable {
+    /// Attack in seconds.
     public var attack: Double
+    /// Decay in seconds (used only when not sustained).
     public var decay: Double
+    /// Release in seconds, ending at the event end.
     public var release: Double
+    /// Whether the level holds after the attack (`Sustained` = 1).
     public var sustained: Bool
     /// The event's sounding length in seconds.
     public var duration: Double
 
+    /// Negative times are treated as 0.
     public init(attack: Double, decay: Double, release: Double, sustained: Bool, duration: Double) {
-        self.attack = max(0, attack)
-        self.decay = max(0, decay)
-        self.release = max(0, release)
+        self.attack = Self.nonNegative(attack)
+        self.decay = Self.nonNegative(decay)
+        self.release = Self.nonNegative(release)
         self.sustained = sustained
-        self.duration = max(0, duration)
+        self.duration = Self.nonNegative(duration)
     }
+
+    private static func nonNegative(_ seconds: Double) -> Double { seconds.isNaN ? 0 : max(0, seconds) }
 
     /// The gain at `localTime` seconds after the event start; 0 outside the event.
     public func gain(at localTime: Double) -> Double {

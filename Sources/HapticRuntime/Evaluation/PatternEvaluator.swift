@@ -2,12 +2,14 @@
 public struct SoundingEvent: Sendable, Hashable {
     /// Index of the event in `HapticPattern.events`.
     public var eventIndex: Int
+    /// The event's type (haptic or audio).
     public var type: HapticEventType
     /// Intensity (audio events: volume), 0…1.
     public var intensity: Double
     /// Sharpness (audio events: brightness), 0…1.
     public var sharpness: Double
 
+    /// Creates a sounding-event value.
     public init(eventIndex: Int, type: HapticEventType, intensity: Double, sharpness: Double) {
         self.eventIndex = eventIndex
         self.type = type
@@ -18,11 +20,16 @@ public struct SoundingEvent: Sendable, Hashable {
 
 /// A transient: an impulse at its own time with the intensity and sharpness it strikes with.
 public struct TransientImpulse: Sendable, Hashable {
+    /// Index of the transient in `HapticPattern.events`.
     public var eventIndex: Int
+    /// Its start time in seconds.
     public var time: Double
+    /// Intensity after the intensity control, 0…1.
     public var intensity: Double
+    /// Sharpness after the sharpness control, 0…1.
     public var sharpness: Double
 
+    /// Creates an impulse value.
     public init(eventIndex: Int, time: Double, intensity: Double, sharpness: Double) {
         self.eventIndex = eventIndex
         self.time = time
@@ -33,6 +40,7 @@ public struct TransientImpulse: Sendable, Hashable {
 
 /// Everything sounding at one time.
 public struct PatternState: Sendable, Hashable {
+    /// The time evaluated, in seconds.
     public var time: Double
     /// Continuous events (haptic and audio) whose envelope is open at `time`, in pattern order.
     public var continuous: [SoundingEvent]
@@ -48,10 +56,13 @@ public struct PatternState: Sendable, Hashable {
 /// read once at the event's start, so an event's envelope shape is fixed when it begins.
 /// Transients are impulses: their intensity and sharpness use the controls at their own start.
 public struct PatternEvaluator: Sendable {
+    /// The pattern evaluated.
     public let pattern: HapticPattern
+    /// The pattern's dynamic parameter values over time.
     public let controls: ControlTimeline
     private let envelopes: [EventEnvelope?]
 
+    /// Prepares `pattern` for evaluation (envelopes and control timeline are built once).
     public init(_ pattern: HapticPattern) {
         self.pattern = pattern
         let controls = ControlTimeline(pattern: pattern)
@@ -123,5 +134,6 @@ public struct PatternEvaluator: Sendable {
         )
     }
 
-    private static func unit(_ value: Double) -> Double { min(1, max(0, value)) }
+    /// Clamps to 0…1; NaN (from a broken file) counts as 0 rather than spreading into the drive.
+    private static func unit(_ value: Double) -> Double { value.isNaN ? 0 : min(1, max(0, value)) }
 }

@@ -16,10 +16,12 @@ public enum Note: Sendable, Hashable {
         case notification(Notification)
         case selection
 
+        /// Impact strengths, as UIImpactFeedbackGenerator.
         public enum Impact: String, Sendable, Hashable, CaseIterable {
             case light, medium, heavy
         }
 
+        /// Notification kinds, as UINotificationFeedbackGenerator.
         public enum Notification: String, Sendable, Hashable, CaseIterable {
             case success, warning, failure
         }

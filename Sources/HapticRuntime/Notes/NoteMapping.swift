@@ -3,6 +3,7 @@ import ActuatorHAL
 /// How one haptic note plays: its name in notes files, the DRV2605 ROM effects for the LRA and
 /// ERM libraries, the events used everywhere else, and how long it lasts.
 public struct NoteMapping: Sendable, Hashable {
+    /// The note this row is for.
     public var note: Note
     /// The note's name in notes files (`impact.heavy`).
     public var name: String

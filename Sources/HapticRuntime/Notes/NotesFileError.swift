@@ -20,8 +20,10 @@ public struct NotesFileError: Error, Sendable, Hashable, CustomStringConvertible
     public var line: Int
     /// 1-based column (in characters).
     public var column: Int
+    /// What is wrong.
     public var kind: Kind
 
+    /// Creates an error at `file:line:column`.
     public init(file: String, line: Int, column: Int, kind: Kind) {
         self.file = file
         self.line = line
@@ -34,6 +36,7 @@ public struct NotesFileError: Error, Sendable, Hashable, CustomStringConvertible
         (NoteMapping.table.map(\.name) + ["wait SECONDS", "waitUntilFinished", "sound NAME"]).joined(separator: ", ")
     }
 
+    /// `file:line:column: error: message`, as compilers print it.
     public var description: String {
         let message: String
         switch kind {

@@ -18,6 +18,7 @@ public struct ROMCue: Sendable, Hashable {
     /// per-effect durations).
     public var duration: Double
 
+    /// Creates a cue.
     public init(group: Int, lraSteps: [SequencerStep], ermSteps: [SequencerStep], duration: Double) {
         self.group = group
         self.lraSteps = lraSteps

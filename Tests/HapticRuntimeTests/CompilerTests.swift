@@ -312,7 +312,7 @@ final class CompilerTests: XCTestCase {
         var caps = capabilities(rom: nil)
         caps.maximumContinuousDrive = .seconds(2)
         let program = PatternCompiler(capabilities: caps, options: CompilerOptions(updateRate: 100)).compile(HapticPattern(events: [continuous(1, 3)]))
-        XCTAssertTrue(program.warnings.contains { $0.description == "warning: at 1.0 s: continuous drive of 3.0 s exceeds the actuator's 2.0 s limit; the runtime will cut it short" })
+        XCTAssertTrue(program.warnings.contains { $0.description == "warning: at 1 s: continuous drive of 3 s exceeds the actuator's 2 s limit; the runtime will cut it short" })
     }
 }
 
@@ -337,8 +337,8 @@ final class CompilerRobustnessTests: XCTestCase {
         )
         let program = PatternCompiler(capabilities: caps, options: CompilerOptions(maximumDuration: 2)).compile(pattern)
         XCTAssertEqual(program.warnings.map(\.message), [
-            "3 event(s) with a non-finite, negative or too late (≥ 2.0 s) time or duration skipped",
-            "1 event(s) cut at the 2.0 s program limit",
+            "3 event(s) with a non-finite, negative or too late (≥ 2 s) time or duration skipped",
+            "1 event(s) cut at the 2 s program limit",
             "2 dynamic parameter(s) or curve(s) with a non-finite or too late time skipped",
         ])
         XCTAssertEqual(program.duration, 2, accuracy: 1e-9)
@@ -357,5 +357,33 @@ final class CompilerRobustnessTests: XCTestCase {
             XCTAssertLessThanOrEqual(program.updateRate, 100_000)
             XCTAssertEqual(program.commands.last?.command, .stop)
         }
+    }
+}
+
+final class ProgramListingTests: XCTestCase {
+    func testProgramListsCommandsAndWarnings() {
+        let program = ActuatorProgram(
+            commands: [
+                TimedCommand(time: -0.001, command: .prepare(.romSequence)),
+                TimedCommand(time: 0, command: .trigger([.effect(2), .wait(.milliseconds(80)), .effect(1)])),
+                TimedCommand(time: 0.25, command: .amplitude(128.0 / 255)),
+                TimedCommand(time: 0.25, command: .frequency(140)),
+                TimedCommand(time: 0.3, command: .pcm([1, 2, 3])),
+                TimedCommand(time: 0.5, command: .stop),
+            ],
+            duration: 0.5, updateRate: 1000, pcmSampleRate: 48_000,
+            warnings: [ProgramWarning(time: 0.25, message: "something")]
+        )
+        XCTAssertEqual(program.description, """
+        program: 6 commands, 0.5 s, updates at 1000 Hz
+        -0.001 s: prepare romSequence
+        0 s: trigger 2, wait 0.08 s, 1
+        0.25 s: amplitude 0.502
+        0.25 s: frequency 140 Hz
+        0.3 s: pcm 3 samples
+        0.5 s: stop
+        warning: at 0.25 s: something
+        """)
+        XCTAssertEqual(program.leadTime, 0.001, accuracy: 1e-12)
     }
 }

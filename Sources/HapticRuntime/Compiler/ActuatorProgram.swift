@@ -50,10 +50,8 @@ public struct ProgramWarning: Sendable, Hashable, CustomStringConvertible {
     /// `warning: at T s: message`.
     public var description: String {
         guard let time else { return "warning: \(message)" }
-        return "warning: at \(Self.format(time)) s: \(message)"
+        return "warning: at \(CompactNumber.text(time)) s: \(message)"
     }
-
-    static func format(_ seconds: Double) -> String { String((seconds * 1000).rounded() / 1000) }
 }
 
 /// What one actuator does for one pattern: a time-sorted list of commands.
@@ -80,4 +78,31 @@ public struct ActuatorProgram: Sendable, Hashable {
 
     /// How long before the pattern start the first command must be issued (0 when none is early).
     public var leadTime: Double { max(0, -(commands.first?.time ?? 0)) }
+}
+
+extension ActuatorCommand: CustomStringConvertible {
+    /// One short line for listings (`hapticboard inspect --program`).
+    public var description: String {
+        switch self {
+        case .prepare(let mode): "prepare \(mode.rawValue)"
+        case .trigger(let steps): "trigger \(steps.summary)"
+        case .amplitude(let value): "amplitude \(CompactNumber.text(value))"
+        case .frequency(let hertz): "frequency \(CompactNumber.text(hertz)) Hz"
+        case .pcm(let samples): "pcm \(samples.count) samples"
+        case .stop: "stop"
+        }
+    }
+}
+
+extension TimedCommand: CustomStringConvertible {
+    /// `0.25 s: amplitude 0.502`.
+    public var description: String { "\(CompactNumber.text(time)) s: \(command)" }
+}
+
+extension ActuatorProgram: CustomStringConvertible {
+    /// A listing: a summary line, one line per command, then the warnings.
+    public var description: String {
+        let header = "program: \(commands.count) commands, \(CompactNumber.text(duration)) s, updates at \(CompactNumber.text(updateRate)) Hz"
+        return ([header] + commands.map(\.description) + warnings.map(\.description)).joined(separator: "\n")
+    }
 }

@@ -47,7 +47,7 @@ public struct PatternCompiler: Sendable {
         let rate = updateRate
         var warnings = playable.warnings
         if rate < requestedRate {
-            warnings.append(ProgramWarning(time: nil, message: "amplitude update rate lowered from \(Int(requestedRate)) Hz to \(Int(rate)) Hz so updates take at most \(ProgramWarning.format(options.maximumBusShare * 100)) % of the bus"))
+            warnings.append(ProgramWarning(time: nil, message: "amplitude update rate lowered from \(Int(requestedRate)) Hz to \(Int(rate)) Hz so updates take at most \(CompactNumber.text(options.maximumBusShare * 100)) % of the bus"))
         }
         let audioCount = pattern.events.filter { !$0.type.isHaptic }.count
         if audioCount > 0 {
@@ -114,7 +114,7 @@ public struct PatternCompiler: Sendable {
         let spans = stream.spans(in: pattern, joinGap: period)
         if let limit = capabilities.maximumContinuousDrive?.secondsValue {
             for span in spans where span.end - span.start > limit {
-                warnings.append(ProgramWarning(time: span.start, message: "continuous drive of \(ProgramWarning.format(span.end - span.start)) s exceeds the actuator's \(ProgramWarning.format(limit)) s limit; the runtime will cut it short"))
+                warnings.append(ProgramWarning(time: span.start, message: "continuous drive of \(CompactNumber.text(span.end - span.start)) s exceeds the actuator's \(CompactNumber.text(limit)) s limit; the runtime will cut it short"))
             }
         }
 
@@ -185,7 +185,7 @@ public struct PatternCompiler: Sendable {
                 return DriveLevel(intensity: impulse.intensity, sharpness: impulse.sharpness)
             })
             guard let choice = ROMEffectTable.nearest(intensity: level.intensity, sharpness: level.sharpness) else {
-                warnings.append(ProgramWarning(time: time, message: "transient of intensity \(ProgramWarning.format(level.intensity)) too weak for a ROM effect; skipped"))
+                warnings.append(ProgramWarning(time: time, message: "transient of intensity \(CompactNumber.text(level.intensity)) too weak for a ROM effect; skipped"))
                 continue
             }
             items.append(ROMItem(time: time, busy: options.romEffectDuration, steps: [.effect(choice.id)], eventIndices: indices))

@@ -32,7 +32,7 @@ struct PlayablePattern {
         }
         let droppedControls = parameterCount - pattern.parameters.count - pattern.parameterCurves.count
         self.pattern = pattern
-        let limit = ProgramWarning.format(maximumDuration)
+        let limit = CompactNumber.text(maximumDuration)
         if unusable > 0 {
             warnings.append(ProgramWarning(time: nil, message: "\(unusable) event(s) with a non-finite, negative or too late (≥ \(limit) s) time or duration skipped"))
         }

@@ -14,12 +14,5 @@ struct ROMItem: Sendable {
         TimeSpan(start: time - modeSwitchCost, end: time + busy)
     }
 
-    var stepsDescription: String {
-        steps.map { step in
-            switch step {
-            case .effect(let id): "effect \(id)"
-            case .wait(let pause): "wait \(ProgramWarning.format(pause.secondsValue)) s"
-            }
-        }.joined(separator: ", ")
-    }
+    var stepsDescription: String { steps.summary }
 }

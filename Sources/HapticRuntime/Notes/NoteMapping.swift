@@ -141,10 +141,10 @@ extension NoteMapping {
             let cells = [
                 "`\(swiftSpelling(of: mapping.note))`",
                 "`\(mapping.name)`",
-                describe(mapping.lraSteps),
-                describe(mapping.ermSteps),
+                mapping.lraSteps.summary,
+                mapping.ermSteps.summary,
                 mapping.events.map(describe).joined(separator: "; "),
-                "\(format(mapping.duration)) s",
+                "\(CompactNumber.text(mapping.duration)) s",
                 mapping.rationale,
             ]
             lines.append("| " + cells.joined(separator: " | ") + " |")
@@ -174,30 +174,16 @@ extension NoteMapping {
         case .tapticEngine(let boom): ".tapticEngine(.\(boom.rawValue))"
         case .vibration(let vibration): ".vibration(.\(vibration.rawValue))"
         case .sound(.file(let name)): ".sound(.file(name: \"\(name)\"))"
-        case .wait(let seconds): ".wait(\(format(seconds)))"
+        case .wait(let seconds): ".wait(\(CompactNumber.text(seconds)))"
         case .waitUntilFinished: ".waitUntilFinished"
         }
     }
 
-    private static func describe(_ steps: [SequencerStep]) -> String {
-        steps.map { step in
-            switch step {
-            case .effect(let id): "\(id)"
-            case .wait(let pause): "wait \(format(Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)) s"
-            }
-        }.joined(separator: ", ")
-    }
-
     private static func describe(_ event: HapticEvent) -> String {
-        let levels = "\(format(event.value(of: .hapticIntensity)))/\(format(event.value(of: .hapticSharpness)))"
+        let levels = "\(CompactNumber.text(event.value(of: .hapticIntensity)))/\(CompactNumber.text(event.value(of: .hapticSharpness)))"
         switch event.type {
-        case .hapticTransient: return "\(format(event.time)): tap \(levels)"
-        default: return "\(format(event.time)): \(format(event.soundingDuration)) s hum \(levels)"
+        case .hapticTransient: return "\(CompactNumber.text(event.time)): tap \(levels)"
+        default: return "\(CompactNumber.text(event.time)): \(CompactNumber.text(event.soundingDuration)) s hum \(levels)"
         }
-    }
-
-    private static func format(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }

@@ -387,3 +387,25 @@ final class ProgramListingTests: XCTestCase {
         XCTAssertEqual(program.leadTime, 0.001, accuracy: 1e-12)
     }
 }
+
+final class DenseCompilerTests: XCTestCase {
+    /// A 20 s rumble under 2,000 taps: every tap collides with the stream, so all become pulses;
+    /// the compile must stay proportional to what sounds (this would take minutes if each sample
+    /// scanned every tap).
+    func testDensePatternCompilesWithEveryTapMixedIntoTheStream() {
+        var events = [HapticEvent(type: .hapticContinuous, time: 0, duration: 20, parameters: [EventParameter(.hapticIntensity, 0.3)])]
+        for k in 0..<2000 {
+            events.append(HapticEvent(type: .hapticTransient, time: Double(k) * 0.01 + 0.005, parameters: [EventParameter(.hapticIntensity, 0.5)]))
+        }
+        let caps = ActuatorCapabilities(
+            kind: .lra, romLibrary: .lra, supportsRealtimeAmplitude: true, supportsSignedAmplitude: false,
+            supportsPCM: false, resonantFrequency: 175, frequencyAdjustable: false,
+            amplitudeUpdateCost: .microseconds(73), maximumContinuousDrive: nil
+        )
+        let program = PatternCompiler(capabilities: caps).compile(HapticPattern(events: events))
+        XCTAssertEqual(program.warnings.filter { $0.message.contains("dropped while streaming") }.count, 2000)
+        XCTAssertFalse(program.commands.contains { if case .trigger = $0.command { true } else { false } })
+        // Between taps (sharpness 0.5 → 15 ms pulses every 10 ms) the pulses overlap the rumble continuously.
+        XCTAssertEqual(program.commands.filter { $0.command == .prepare(.realtimeAmplitude) }.count, 1)
+    }
+}

@@ -17,11 +17,12 @@ struct AmplitudeRenderer: Sendable {
         var commands: [TimedCommand] = []
         var lastAmplitude = 0.0
         var lastFrequency: Double?
+        var cursor = slice.cursor()
         let count = max(1, Int(((span.end - span.start) * rate).rounded(.up)))
         for k in 0..<count {
             let time = span.start + Double(k) / rate
             guard time < span.end else { break }
-            let level = slice.level(at: time)
+            let level = cursor.level(at: time)
             let amplitude = quantize(mapping.amplitude(for: level))
             if amplitude > 0, let frequency = mapping.adjustableFrequency(for: level.sharpness) {
                 let rounded = (frequency * 10).rounded() / 10

@@ -22,7 +22,7 @@ struct PCMRenderer: Sendable {
         let controlInterval = max(1, Int((sampleRate / controlRate).rounded()))
         var end = 0.0
         for span in spans {
-            let slice = stream.slice(span, evaluator: evaluator)
+            var cursor = stream.slice(span, evaluator: evaluator).cursor()
             // The epsilon keeps 0.05 s × 8000 Hz (= 400.00000000000006 in binary) at 400 samples.
             let total = Int(((span.end - span.start) * sampleRate - 1e-9).rounded(.up))
             var phase = 0.0
@@ -33,7 +33,7 @@ struct PCMRenderer: Sendable {
             var blockStart = 0
             for n in 0..<total {
                 if n % controlInterval == 0 {
-                    let level = slice.level(at: span.start + Double(n) / sampleRate)
+                    let level = cursor.level(at: span.start + Double(n) / sampleRate)
                     amplitude = mapping.amplitude(for: level)
                     frequency = mapping.pcmFrequency(for: level.sharpness)
                 }

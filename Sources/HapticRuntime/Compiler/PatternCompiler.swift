@@ -203,13 +203,16 @@ public struct PatternCompiler: Sendable {
         while true {
             let busy = stream.spans(in: evaluator.pattern, joinGap: joinGap)
                 .map { TimeSpan(start: $0.start - cost, end: $0.end + brake) }
-            guard let conflict = romItems.firstIndex(where: { item in
-                busy.contains { $0.overlaps(item.occupancy(modeSwitchCost: cost)) }
-            }) else { return }
-            let item = romItems.remove(at: conflict)
-            warnings.append(ProgramWarning(time: item.time, message: "ROM effect (\(item.stepsDescription)) dropped while streaming; played as amplitude instead"))
-            for index in item.eventIndices {
-                add(index, of: evaluator, to: &stream)
+            let collides = { (item: ROMItem) in busy.contains { $0.overlaps(item.occupancy(modeSwitchCost: cost)) } }
+            let conflicting = romItems.filter(collides)
+            guard !conflicting.isEmpty else { return }
+            // All at once, then again: moved taps can lengthen spans and catch further triggers.
+            romItems.removeAll(where: collides)
+            for item in conflicting {
+                warnings.append(ProgramWarning(time: item.time, message: "ROM effect (\(item.stepsDescription)) dropped while streaming; played as amplitude instead"))
+                for index in item.eventIndices {
+                    add(index, of: evaluator, to: &stream)
+                }
             }
         }
     }

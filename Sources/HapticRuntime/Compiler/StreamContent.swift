@@ -63,17 +63,50 @@ struct StreamSlice: Sendable {
     var events: [Int]
     var pulses: [Pulse]
 
-    /// The mixed level at `time`.
-    func level(at time: Double) -> DriveLevel {
+    /// A reader for times that never go backwards, as both renderers sample.
+    func cursor() -> StreamCursor { StreamCursor(self) }
+}
+
+/// Reads mixed levels at non-decreasing times. It keeps only what is sounding, so a long span
+/// with thousands of taps (rain, engine rumble) costs per sample what sounds then, not the whole
+/// pattern.
+struct StreamCursor {
+    private let evaluator: PatternEvaluator
+    private let events: [(index: Int, start: Double, end: Double)]
+    private let pulses: [Pulse]
+    private var nextEvent = 0
+    private var nextPulse = 0
+    private var activeEvents: [(index: Int, start: Double, end: Double)] = []
+    private var activePulses: [Pulse] = []
+
+    init(_ slice: StreamSlice) {
+        let pattern = slice.evaluator.pattern
+        evaluator = slice.evaluator
+        events = slice.events
+            .map { (index: $0, start: pattern.events[$0].time, end: pattern.events[$0].soundingEnd) }
+            .sorted { $0.start < $1.start }
+        pulses = slice.pulses.sorted { $0.time < $1.time }
+    }
+
+    /// The mixed level at `time`; `time` must not be earlier than the previous call's.
+    mutating func level(at time: Double) -> DriveLevel {
+        while nextEvent < events.count, events[nextEvent].start <= time {
+            activeEvents.append(events[nextEvent])
+            nextEvent += 1
+        }
+        while nextPulse < pulses.count, pulses[nextPulse].time <= time {
+            activePulses.append(pulses[nextPulse])
+            nextPulse += 1
+        }
+        activeEvents.removeAll { $0.end <= time }
+        activePulses.removeAll { $0.end <= time }
         var levels: [DriveLevel] = []
-        for index in events {
-            if let sounding = evaluator.sounding(eventAt: index, at: time) {
+        for event in activeEvents {
+            if let sounding = evaluator.sounding(eventAt: event.index, at: time) {
                 levels.append(DriveLevel(intensity: sounding.intensity, sharpness: sounding.sharpness))
             }
         }
-        for pulse in pulses where time >= pulse.time && time < pulse.end {
-            levels.append(pulse.level)
-        }
+        levels += activePulses.map(\.level)
         return DriveLevel.mix(levels)
     }
 }

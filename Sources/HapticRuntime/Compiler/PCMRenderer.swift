@@ -16,7 +16,7 @@ struct PCMRenderer: Sendable {
     func render(_ stream: StreamContent) -> ([TimedCommand], Double) {
         let spans = stream.spans(in: evaluator.pattern, joinGap: 1 / controlRate)
         guard let first = spans.first else { return ([], 0) }
-        var commands = [TimedCommand(time: first.start - options.modeSwitchCost.secondsValue, command: .prepare(.pcm))]
+        var commands = [TimedCommand(time: first.start - max(0, options.modeSwitchCost.secondsValue), command: .prepare(.pcm))]
         let sampleRate = Double(max(1, options.pcmSampleRate))
         let blockLength = max(1, Int((options.pcmBlockDuration * sampleRate).rounded()))
         let controlInterval = max(1, Int((sampleRate / controlRate).rounded()))

@@ -99,7 +99,7 @@ public struct PatternCompiler: Sendable {
             stream = everythingAsStream(evaluator)
         }
 
-        let cost = options.modeSwitchCost.secondsValue
+        let cost = max(0, options.modeSwitchCost.secondsValue)
         let period = 1 / rate
         let brake = capabilities.supportsSignedAmplitude ? period : 0
         if !capabilities.supportsRealtimeAmplitude {

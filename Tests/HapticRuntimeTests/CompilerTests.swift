@@ -297,6 +297,18 @@ final class CompilerTests: XCTestCase {
         XCTAssertEqual(amplitude(in: plain, at: 0.105), (1.0 * (0.8 + 0.2 * 0.7) * 255).rounded() / 255, accuracy: 1e-9)
     }
 
+    func testACueOfContinuousEventsIsOneTriggerOnAROMChipAndAStreamWithoutOne() {
+        let pattern = HapticPattern(notes: [.vibration(.alert)])
+        let rom = PatternCompiler(capabilities: capabilities(rom: .lra)).compile(pattern)
+        XCTAssertEqual(rom.commands.map(\.command), [.prepare(.romSequence), .trigger([.effect(47), .wait(.milliseconds(100)), .effect(47)]), .stop])
+        XCTAssertEqual(rom.duration, 0.5, accuracy: 1e-9)
+        let plain = PatternCompiler(capabilities: capabilities(rom: nil)).compile(pattern)
+        XCTAssertEqual(plain.commands.filter { $0.command == .prepare(.realtimeAmplitude) }.count, 1)
+        XCTAssertEqual(amplitude(in: plain, at: 0.1), (0.86 * 255).rounded() / 255, accuracy: 1e-9, "sharpness 0.3 on a fixed-frequency LRA")
+        XCTAssertEqual(amplitude(in: plain, at: 0.25), 0)
+        XCTAssertEqual(amplitude(in: plain, at: 0.4), (0.86 * 255).rounded() / 255, accuracy: 1e-9)
+    }
+
     func testActuatorThatCanDoNothingWarnsAndAudioIsReported() {
         let pattern = HapticPattern(events: [transient(0, 1, 0.5), continuous(0, 1), HapticEvent(type: .audioContinuous, time: 0, duration: 1)])
         let program = PatternCompiler(capabilities: capabilities(rom: nil, realtime: false)).compile(pattern)

@@ -47,6 +47,9 @@ public struct HapticEvent: Sendable, Hashable {
     public var waveformUsesVolumeEnvelope: Bool?
     /// AudioCustom: `EventWaveformLoopEnabled` (default false).
     public var waveformLoopEnabled: Bool?
+    /// ROM effects that stand for this event (and the others of its cue group) on chips with a
+    /// waveform library; set by note lists, not part of AHAP (see `ROMCue`).
+    public var romCue: ROMCue? = nil
 
     public init(
         type: HapticEventType,

@@ -1,0 +1,53 @@
+/// Samples a stream into `.amplitude` (and `.frequency`) commands.
+///
+/// Samples fall at span start + k / rate. Amplitudes are rounded to the drive's resolution (8-bit
+/// RTP: 1/255 unsigned, 1/127 signed) and a command is emitted only when the rounded value
+/// changes. At the end of a span the drive returns to 0; on actuators with signed amplitude it first
+/// brakes for one update period at minus half the last amplitude, which stops an LRA's ringing
+/// sooner than coasting.
+struct AmplitudeRenderer: Sendable {
+    var evaluator: PatternEvaluator
+    var mapping: SharpnessMapping
+    var rate: Double
+    var signed: Bool
+
+    private var step: Double { signed ? 1.0 / 127 : 1.0 / 255 }
+
+    func render(_ slice: StreamSlice, over span: TimeSpan) -> [TimedCommand] {
+        var commands: [TimedCommand] = []
+        var lastAmplitude = 0.0
+        var lastFrequency: Double?
+        var cursor = slice.cursor()
+        let count = max(1, Int(((span.end - span.start) * rate).rounded(.up)))
+        for k in 0..<count {
+            let time = span.start + Double(k) / rate
+            guard time < span.end else { break }
+            let level = cursor.level(at: time)
+            let amplitude = quantize(mapping.amplitude(for: level))
+            if amplitude > 0, let frequency = mapping.adjustableFrequency(for: level.sharpness) {
+                let rounded = (frequency * 10).rounded() / 10
+                if rounded != lastFrequency {
+                    commands.append(TimedCommand(time: time, command: .frequency(rounded)))
+                    lastFrequency = rounded
+                }
+            }
+            if amplitude != lastAmplitude {
+                commands.append(TimedCommand(time: time, command: .amplitude(amplitude)))
+                lastAmplitude = amplitude
+            }
+        }
+        if lastAmplitude > 0 {
+            if signed {
+                commands.append(TimedCommand(time: span.end, command: .amplitude(-quantize(lastAmplitude / 2))))
+                commands.append(TimedCommand(time: span.end + 1 / rate, command: .amplitude(0)))
+            } else {
+                commands.append(TimedCommand(time: span.end, command: .amplitude(0)))
+            }
+        }
+        return commands
+    }
+
+    func quantize(_ amplitude: Double) -> Double {
+        (min(1, max(0, amplitude)) / step).rounded() * step
+    }
+}

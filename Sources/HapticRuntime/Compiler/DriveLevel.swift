@@ -1,0 +1,27 @@
+/// Intensity and sharpness of what an actuator should render at one moment.
+public struct DriveLevel: Sendable, Hashable {
+    /// Strength, 0…1.
+    public var intensity: Double
+    /// Sharpness, 0…1.
+    public var sharpness: Double
+
+    /// Creates a level.
+    public init(intensity: Double, sharpness: Double) {
+        self.intensity = intensity
+        self.sharpness = sharpness
+    }
+
+    /// Nothing to render.
+    public static let silent = DriveLevel(intensity: 0, sharpness: 0.5)
+
+    /// The mixing rule for overlapping events: intensities add and the sum is clamped to 1 — two
+    /// events together feel stronger than either, as on a phone, and the clamp keeps the drive
+    /// within the actuator's rating; sharpness is the intensity-weighted mean, so the stronger
+    /// event dominates the feel (0.5 when everything is silent).
+    public static func mix(_ levels: [DriveLevel]) -> DriveLevel {
+        let total = levels.reduce(0) { $0 + $1.intensity }
+        guard total > 0 else { return .silent }
+        let sharpness = levels.reduce(0) { $0 + $1.intensity * $1.sharpness } / total
+        return DriveLevel(intensity: min(1, total), sharpness: min(1, max(0, sharpness)))
+    }
+}

@@ -1,0 +1,219 @@
+import ActuatorHAL
+
+/// Turns a `HapticPattern` into the `ActuatorProgram` one actuator plays.
+///
+/// - Audio-driven actuators (`supportsPCM`): everything becomes PCM — a sine at the mapped
+///   frequency times the mixed level (see `PCMRenderer`).
+/// - Chips with a ROM library: note cues trigger their effects; other transients trigger the
+///   nearest effect in `ROMEffectTable` (simultaneous ones mixed first). Continuous events,
+///   envelopes, curves and dynamic parameters stream as amplitude samples.
+/// - Without a library, transients become amplitude pulses in the stream.
+/// - A ROM trigger cannot play while the chip streams (one mode at a time), nor so close to a
+///   stream that there is no time to switch modes; such triggers become pulses in the stream and
+///   the program warns that the ROM effect was dropped.
+/// - Overlapping events mix by `DriveLevel.mix`; sharpness is rendered by `SharpnessMapping`.
+/// - Each `.prepare` is issued `modeSwitchCost` before the first command of its mode.
+public struct PatternCompiler: Sendable {
+    /// What the target actuator can do.
+    public var capabilities: ActuatorCapabilities
+    /// Rates, costs and estimates.
+    public var options: CompilerOptions
+
+    /// A compiler for one actuator.
+    public init(capabilities: ActuatorCapabilities, options: CompilerOptions = CompilerOptions()) {
+        self.capabilities = capabilities
+        self.options = options
+    }
+
+    /// The amplitude update rate used: the wanted rate, lowered so updates take at most
+    /// `maximumBusShare` of the bus time.
+    public var updateRate: Double {
+        let wanted = requestedRate
+        let cost = capabilities.amplitudeUpdateCost.secondsValue
+        guard cost > 0 else { return wanted }
+        return max(1, min(wanted, options.maximumBusShare / cost))
+    }
+
+    /// The wanted rate, kept to 1 Hz…100 kHz so a stray option cannot stall the compiler.
+    private var requestedRate: Double {
+        options.updateRate.isFinite ? min(100_000, max(1, options.updateRate)) : 1000
+    }
+
+    /// Compiles `pattern`; never fails — what cannot be played becomes a warning.
+    public func compile(_ source: HapticPattern) -> ActuatorProgram {
+        let playable = PlayablePattern(source, maximumDuration: options.maximumDuration)
+        let pattern = playable.pattern
+        let evaluator = PatternEvaluator(pattern)
+        let rate = updateRate
+        var warnings = playable.warnings
+        if rate < requestedRate {
+            warnings.append(ProgramWarning(time: nil, message: "amplitude update rate lowered from \(Int(requestedRate)) Hz to \(Int(rate)) Hz so updates take at most \(CompactNumber.text(options.maximumBusShare * 100)) % of the bus"))
+        }
+        let audioCount = pattern.events.filter { !$0.type.isHaptic }.count
+        if audioCount > 0 {
+            warnings.append(ProgramWarning(time: nil, message: "\(audioCount) audio event(s) not played: actuators render haptic events only"))
+        }
+
+        var commands: [TimedCommand]
+        var end: Double
+        if capabilities.supportsPCM {
+            let renderer = PCMRenderer(evaluator: evaluator, mapping: SharpnessMapping(capabilities: capabilities), options: options, controlRate: requestedRate)
+            (commands, end) = renderer.render(everythingAsStream(evaluator))
+        } else {
+            (commands, end) = compileForChip(evaluator, rate: rate, warnings: &warnings)
+        }
+        end = min(max(end, pattern.duration), options.maximumDuration)
+        if !commands.isEmpty {
+            commands.append(TimedCommand(time: end, command: .stop))
+        }
+        let sorted = commands.enumerated()
+            .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
+            .map(\.element)
+        return ActuatorProgram(commands: sorted, duration: commands.isEmpty ? pattern.duration : end, updateRate: rate, pcmSampleRate: options.pcmSampleRate, warnings: warnings)
+    }
+
+    private func everythingAsStream(_ evaluator: PatternEvaluator) -> StreamContent {
+        var stream = StreamContent()
+        for (index, event) in evaluator.pattern.events.enumerated() where event.type.isHaptic {
+            add(index, of: evaluator, to: &stream)
+        }
+        return stream
+    }
+
+    private func add(_ index: Int, of evaluator: PatternEvaluator, to stream: inout StreamContent) {
+        if evaluator.pattern.events[index].type == .hapticTransient {
+            stream.pulses.append(Pulse(evaluator.impulse(ofEventAt: index)))
+        } else {
+            stream.events.append(index)
+        }
+    }
+
+    private func compileForChip(_ evaluator: PatternEvaluator, rate: Double, warnings: inout [ProgramWarning]) -> ([TimedCommand], Double) {
+        let pattern = evaluator.pattern
+        let library = capabilities.romLibrary.flatMap { $0 == .empty ? nil : $0 }
+        var romItems: [ROMItem] = []
+        var stream = StreamContent()
+        if let library {
+            romItems = romItemsAndStream(evaluator, library: library, stream: &stream, warnings: &warnings)
+        } else {
+            stream = everythingAsStream(evaluator)
+        }
+
+        let cost = max(0, options.modeSwitchCost.secondsValue)
+        let period = 1 / rate
+        let brake = capabilities.supportsSignedAmplitude ? period : 0
+        if !capabilities.supportsRealtimeAmplitude {
+            if !stream.isEmpty {
+                warnings.append(ProgramWarning(time: nil, message: "\(stream.events.count) continuous event(s) and \(stream.pulses.count) transient(s) not played: the actuator cannot stream amplitude"))
+            }
+            stream = StreamContent()
+        } else {
+            resolveConflicts(&romItems, &stream, evaluator: evaluator, joinGap: period, cost: cost, brake: brake, warnings: &warnings)
+        }
+
+        let spans = stream.spans(in: pattern, joinGap: period)
+        if let limit = capabilities.maximumContinuousDrive?.secondsValue {
+            for span in spans where span.end - span.start > limit {
+                warnings.append(ProgramWarning(time: span.start, message: "continuous drive of \(CompactNumber.text(span.end - span.start)) s exceeds the actuator's \(CompactNumber.text(limit)) s limit; the runtime will cut it short"))
+            }
+        }
+
+        // Blocks in time order; blocks of different modes never overlap after conflict resolution.
+        enum Block {
+            case rom(ROMItem)
+            case stream(TimeSpan)
+            var start: Double {
+                switch self {
+                case .rom(let item): item.time
+                case .stream(let span): span.start
+                }
+            }
+        }
+        let blocks = (romItems.map(Block.rom) + spans.map(Block.stream)).sorted { $0.start < $1.start }
+        let renderer = AmplitudeRenderer(
+            evaluator: evaluator, mapping: SharpnessMapping(capabilities: capabilities),
+            rate: rate, signed: capabilities.supportsSignedAmplitude
+        )
+        var commands: [TimedCommand] = []
+        var mode: DriveMode?
+        var end = 0.0
+        for block in blocks {
+            let blockMode: DriveMode
+            switch block {
+            case .rom: blockMode = .romSequence
+            case .stream: blockMode = .realtimeAmplitude
+            }
+            if blockMode != mode {
+                commands.append(TimedCommand(time: block.start - cost, command: .prepare(blockMode)))
+                mode = blockMode
+            }
+            switch block {
+            case .rom(let item):
+                commands.append(TimedCommand(time: item.time, command: .trigger(item.steps)))
+                end = max(end, item.time + item.busy)
+            case .stream(let span):
+                commands += renderer.render(stream.slice(span, evaluator: evaluator), over: span)
+                end = max(end, span.end + brake)
+            }
+        }
+        return (commands, end)
+    }
+
+    /// Cue groups and transients become ROM items; continuous events without a cue stream.
+    private func romItemsAndStream(_ evaluator: PatternEvaluator, library: ROMLibrary, stream: inout StreamContent, warnings: inout [ProgramWarning]) -> [ROMItem] {
+        let pattern = evaluator.pattern
+        var items: [ROMItem] = []
+        var cueGroups: [Int: (cue: ROMCue, indices: [Int])] = [:]
+        var transientsByTime: [Double: [Int]] = [:]
+        for (index, event) in pattern.events.enumerated() where event.type.isHaptic {
+            if let cue = event.romCue {
+                cueGroups[cue.group, default: (cue, [])].indices.append(index)
+            } else if event.type == .hapticTransient {
+                transientsByTime[event.time, default: []].append(index)
+            } else {
+                stream.events.append(index)
+            }
+        }
+        for group in cueGroups.values.sorted(by: { ($0.indices.first ?? 0) < ($1.indices.first ?? 0) }) {
+            guard let steps = group.cue.steps(for: library) else { continue }
+            let time = group.indices.map { pattern.events[$0].time }.min() ?? 0
+            items.append(ROMItem(time: time, busy: group.cue.duration, steps: steps, eventIndices: group.indices))
+        }
+        for (time, indices) in transientsByTime.sorted(by: { $0.key < $1.key }) {
+            let level = DriveLevel.mix(indices.map { index in
+                let impulse = evaluator.impulse(ofEventAt: index)
+                return DriveLevel(intensity: impulse.intensity, sharpness: impulse.sharpness)
+            })
+            guard let choice = ROMEffectTable.nearest(intensity: level.intensity, sharpness: level.sharpness) else {
+                warnings.append(ProgramWarning(time: time, message: "transient of intensity \(CompactNumber.text(level.intensity)) too weak for a ROM effect; skipped"))
+                continue
+            }
+            items.append(ROMItem(time: time, busy: options.romEffectDuration, steps: [.effect(choice.id)], eventIndices: indices))
+        }
+        // Dictionary order is random: sort fully so the same pattern always compiles the same way.
+        return items.sorted { $0.time != $1.time ? $0.time < $1.time : ($0.eventIndices.first ?? 0) < ($1.eventIndices.first ?? 0) }
+    }
+
+    /// Moves ROM items that collide with streaming (including the mode switches around it) into
+    /// the stream, until none collides; each move is a warning.
+    private func resolveConflicts(
+        _ romItems: inout [ROMItem], _ stream: inout StreamContent, evaluator: PatternEvaluator,
+        joinGap: Double, cost: Double, brake: Double, warnings: inout [ProgramWarning]
+    ) {
+        while true {
+            let busy = stream.spans(in: evaluator.pattern, joinGap: joinGap)
+                .map { TimeSpan(start: $0.start - cost, end: $0.end + brake) }
+            let collides = { (item: ROMItem) in busy.contains { $0.overlaps(item.occupancy(modeSwitchCost: cost)) } }
+            let conflicting = romItems.filter(collides)
+            guard !conflicting.isEmpty else { return }
+            // All at once, then again: moved taps can lengthen spans and catch further triggers.
+            romItems.removeAll(where: collides)
+            for item in conflicting {
+                warnings.append(ProgramWarning(time: item.time, message: "ROM effect (\(item.stepsDescription)) dropped while streaming; played as amplitude instead"))
+                for index in item.eventIndices {
+                    add(index, of: evaluator, to: &stream)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+/// The value of each dynamic parameter over time, from the pattern's `Parameter` entries and
+/// parameter curves.
+///
+/// Rule: at time t the source (dynamic parameter or curve) that started most recently at or before
+/// t decides the value; a curve wins a tie with a parameter at the same time. A parameter holds its
+/// value; a curve interpolates linearly between its control points (times relative to the curve
+/// start), holds its first value before the first point and its last value after the last point.
+/// Values are clamped to the id's range; with no source the id's default applies.
+public struct ControlTimeline: Sendable {
+    private enum Source: Sendable {
+        case constant(Double)
+        case curve([ControlPoint])
+    }
+
+    private struct Entry: Sendable {
+        var start: Double
+        var source: Source
+    }
+
+    /// Per id, entries sorted by start time (curves after parameters at equal times).
+    private let entries: [DynamicParameterID: [Entry]]
+
+    /// Builds the timeline from dynamic parameters and curves in any order.
+    public init(parameters: [DynamicParameter], curves: [ParameterCurve]) {
+        var entries: [DynamicParameterID: [(entry: Entry, rank: Int)]] = [:]
+        for parameter in parameters {
+            entries[parameter.id, default: []].append((Entry(start: parameter.time, source: .constant(parameter.value)), 0))
+        }
+        for curve in curves where !curve.controlPoints.isEmpty {
+            let points = curve.controlPoints.sorted { $0.time < $1.time }
+            entries[curve.id, default: []].append((Entry(start: curve.time, source: .curve(points)), 1))
+        }
+        self.entries = entries.mapValues { list in
+            list.enumerated()
+                .sorted { lhs, rhs in
+                    let (l, r) = (lhs.element, rhs.element)
+                    if l.entry.start != r.entry.start { return l.entry.start < r.entry.start }
+                    if l.rank != r.rank { return l.rank < r.rank }
+                    return lhs.offset < rhs.offset
+                }
+                .map(\.element.entry)
+        }
+    }
+
+    /// Builds the timeline of a pattern's parameters and curves.
+    public init(pattern: HapticPattern) {
+        self.init(parameters: pattern.parameters, curves: pattern.parameterCurves)
+    }
+
+    /// The value of `id` at `time`, clamped to its range.
+    public func value(of id: DynamicParameterID, at time: Double) -> Double {
+        guard let list = entries[id], let entry = Self.lastEntry(in: list, startingAtOrBefore: time) else {
+            return id.defaultValue
+        }
+        let raw: Double
+        switch entry.source {
+        case .constant(let value): raw = value
+        case .curve(let points): raw = Self.interpolate(points, at: time - entry.start)
+        }
+        return min(id.range.upperBound, max(id.range.lowerBound, raw))
+    }
+
+    private static func lastEntry(in list: [Entry], startingAtOrBefore time: Double) -> Entry? {
+        // Binary search: curves of 1,000+ points and many parameters are common in real files.
+        var low = 0
+        var high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle].start <= time { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? list[low - 1] : nil
+    }
+
+    /// Linear interpolation over sorted, non-empty `points` at `offset` seconds from the curve start.
+    static func interpolate(_ points: [ControlPoint], at offset: Double) -> Double {
+        guard let first = points.first, let last = points.last else { return 0 }
+        if offset <= first.time { return first.value }
+        if offset >= last.time { return last.value }
+        var low = 0
+        var high = points.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if points[middle].time <= offset { low = middle } else { high = middle }
+        }
+        let (a, b) = (points[low], points[high])
+        let span = b.time - a.time
+        guard span > 0 else { return b.value }
+        return a.value + (b.value - a.value) * (offset - a.time) / span
+    }
+}

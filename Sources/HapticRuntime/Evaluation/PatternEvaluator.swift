@@ -1,0 +1,139 @@
+/// A continuous event sounding at some time, after its envelope and the dynamic parameters.
+public struct SoundingEvent: Sendable, Hashable {
+    /// Index of the event in `HapticPattern.events`.
+    public var eventIndex: Int
+    /// The event's type (haptic or audio).
+    public var type: HapticEventType
+    /// Intensity (audio events: volume), 0…1.
+    public var intensity: Double
+    /// Sharpness (audio events: brightness), 0…1.
+    public var sharpness: Double
+
+    /// Creates a sounding-event value.
+    public init(eventIndex: Int, type: HapticEventType, intensity: Double, sharpness: Double) {
+        self.eventIndex = eventIndex
+        self.type = type
+        self.intensity = intensity
+        self.sharpness = sharpness
+    }
+}
+
+/// A transient: an impulse at its own time with the intensity and sharpness it strikes with.
+public struct TransientImpulse: Sendable, Hashable {
+    /// Index of the transient in `HapticPattern.events`.
+    public var eventIndex: Int
+    /// Its start time in seconds.
+    public var time: Double
+    /// Intensity after the intensity control, 0…1.
+    public var intensity: Double
+    /// Sharpness after the sharpness control, 0…1.
+    public var sharpness: Double
+
+    /// Creates an impulse value.
+    public init(eventIndex: Int, time: Double, intensity: Double, sharpness: Double) {
+        self.eventIndex = eventIndex
+        self.time = time
+        self.intensity = intensity
+        self.sharpness = sharpness
+    }
+}
+
+/// Everything sounding at one time.
+public struct PatternState: Sendable, Hashable {
+    /// The time evaluated, in seconds.
+    public var time: Double
+    /// Continuous events (haptic and audio) whose envelope is open at `time`, in pattern order.
+    public var continuous: [SoundingEvent]
+    /// Transients whose nominal length covers `time`, each with its own start time.
+    public var transients: [TransientImpulse]
+}
+
+/// Evaluates "intensity and sharpness of everything sounding at t" for a pattern.
+///
+/// Per event: intensity = event intensity × envelope gain × intensity control (a multiplier),
+/// sharpness = event sharpness + sharpness control (an offset), both clamped to 0…1; controls are
+/// read at t (see `ControlTimeline`). Envelope-time controls (attack, decay, release) are offsets
+/// read once at the event's start, so an event's envelope shape is fixed when it begins.
+/// Transients are impulses: their intensity and sharpness use the controls at their own start.
+public struct PatternEvaluator: Sendable {
+    /// The pattern evaluated.
+    public let pattern: HapticPattern
+    /// The pattern's dynamic parameter values over time.
+    public let controls: ControlTimeline
+    private let envelopes: [EventEnvelope?]
+
+    /// Prepares `pattern` for evaluation (envelopes and control timeline are built once).
+    public init(_ pattern: HapticPattern) {
+        self.pattern = pattern
+        let controls = ControlTimeline(pattern: pattern)
+        self.controls = controls
+        self.envelopes = pattern.events.map { Self.envelope(of: $0, controls: controls) }
+    }
+
+    /// The pattern duration (see `HapticPattern.duration`).
+    public var duration: Double { pattern.duration }
+
+    /// Everything sounding at `time`.
+    public func state(at time: Double) -> PatternState {
+        var continuous: [SoundingEvent] = []
+        var transients: [TransientImpulse] = []
+        for index in pattern.events.indices {
+            let event = pattern.events[index]
+            guard time >= event.time, time < event.soundingEnd else { continue }
+            if event.type == .hapticTransient {
+                transients.append(impulse(ofEventAt: index))
+            } else if let sounding = sounding(eventAt: index, at: time) {
+                continuous.append(sounding)
+            }
+        }
+        return PatternState(time: time, continuous: continuous, transients: transients)
+    }
+
+    /// Every transient of the pattern as an impulse, in time order.
+    public var impulses: [TransientImpulse] {
+        pattern.events.indices
+            .filter { pattern.events[$0].type == .hapticTransient }
+            .map { impulse(ofEventAt: $0) }
+            .sorted { $0.time < $1.time }
+    }
+
+    /// The transient at `index` as an impulse at its own time.
+    public func impulse(ofEventAt index: Int) -> TransientImpulse {
+        let event = pattern.events[index]
+        let (intensity, sharpness) = shaped(event, gain: 1, at: event.time)
+        return TransientImpulse(eventIndex: index, time: event.time, intensity: intensity, sharpness: sharpness)
+    }
+
+    /// The non-transient event at `index` at `time`, or nil when it is not sounding then.
+    public func sounding(eventAt index: Int, at time: Double) -> SoundingEvent? {
+        let event = pattern.events[index]
+        guard let envelope = envelopes[index], time >= event.time, time < event.soundingEnd else { return nil }
+        let (intensity, sharpness) = shaped(event, gain: envelope.gain(at: time - event.time), at: time)
+        return SoundingEvent(eventIndex: index, type: event.type, intensity: intensity, sharpness: sharpness)
+    }
+
+    private func shaped(_ event: HapticEvent, gain: Double, at time: Double) -> (Double, Double) {
+        let channel = EventChannel.of(event.type)
+        let intensity = event.value(of: channel.level) * gain * controls.value(of: channel.levelControl, at: time)
+        let sharpness = event.value(of: channel.tone) + controls.value(of: channel.toneControl, at: time)
+        return (Self.unit(intensity), Self.unit(sharpness))
+    }
+
+    private static func envelope(of event: HapticEvent, controls: ControlTimeline) -> EventEnvelope? {
+        guard event.type != .hapticTransient else { return nil }
+        let channel = EventChannel.of(event.type)
+        func time(_ id: EventParameterID, _ control: DynamicParameterID) -> Double {
+            unit(event.value(of: id) + controls.value(of: control, at: event.time))
+        }
+        return EventEnvelope(
+            attack: time(.attackTime, channel.attackControl),
+            decay: time(.decayTime, channel.decayControl),
+            release: time(.releaseTime, channel.releaseControl),
+            sustained: event.value(of: .sustained) >= 0.5,
+            duration: event.soundingDuration
+        )
+    }
+
+    /// Clamps to 0…1; NaN (from a broken file) counts as 0 rather than spreading into the drive.
+    private static func unit(_ value: Double) -> Double { value.isNaN ? 0 : min(1, max(0, value)) }
+}

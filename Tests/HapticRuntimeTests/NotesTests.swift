@@ -154,16 +154,16 @@ final class NotesTests: XCTestCase {
 
     func testJSONErrorsNameFileLineAndColumn() {
         assertError("[\n  \"impact.heavy\",\n  \"impact.huge\"\n]", "n.notes:3:3: error: unknown note 'impact.huge'")
-        assertError("[\"selection\",\n  {\"wait\": \"soon\"}]", "n.notes:2:12: error: wait needs a non-negative number of seconds, got 'the string \"soon\"'")
+        assertError("[\"selection\",\n  {\"wait\": \"soon\"}]", "n.notes:2:12: error: wait needs a non-negative number of seconds, got 'a string'")
         assertError("[{\"wait\": -0.5}]", "n.notes:1:11: error: wait needs a non-negative number of seconds")
         assertError("[{\"pause\": 1}]", "n.notes:1:3: error: unknown key \"pause\"")
         assertError("[{\"wait\": 1, \"sound\": \"a\"}]", "n.notes:1:2: error: a note object has exactly one key")
-        assertError("[\"selection\" \"pop\"]", "n.notes:1:14: error: expected ',' or ']', got '\"'")
-        assertError("[\"selection\",\n 42]", "n.notes:2:2: error: a note is a name string or a {\"wait\": …} / {\"sound\": …} object, not the number 42.0")
-        assertError("[\"selection\"", "n.notes:1:13: error: unexpected end of file, expected ',' or ']'")
-        assertError("[\"sel\nection\"]", "n.notes:1:6: error: unterminated string")
-        assertError("[\"selection\"] x", "n.notes:1:15: error: unexpected 'x' after the JSON value")
-        assertError(String(repeating: "[", count: 100), "n.notes:1:65: error: nesting deeper than 64 levels")
+        assertError("[\"selection\" \"pop\"]", "n.notes:1:14: error: expected ',' or ']' after array element, found '\"'")
+        assertError("[\"selection\",\n 42]", "n.notes:2:2: error: a note is a name string or a {\"wait\": …} / {\"sound\": …} object, not a number")
+        assertError("[\"selection\"", "n.notes:1:13: error: expected ',' or ']' after array element, found the end of the text")
+        assertError("[\"sel\nection\"]", "n.notes:1:6: error: control character in a string")
+        assertError("[\"selection\"] x", "n.notes:1:15: error: unexpected 'x' after the end of the JSON value")
+        assertError(String(repeating: "[", count: 200), "n.notes:1:129: error: arrays and objects nested deeper than 128 levels")
     }
 
     private func assertError(_ text: String, _ prefix: String, file: StaticString = #filePath, line: UInt = #line) {

@@ -51,38 +51,42 @@ public enum NotesFile {
 
     /// Parses the JSON form.
     public static func parseJSON(_ text: String, file: String) throws(NotesFileError) -> [Note] {
-        var reader = LocatedJSONReader(text: text, file: file)
-        let root = try reader.readDocument()
-        func error(_ value: LocatedJSON, _ kind: NotesFileError.Kind) -> NotesFileError {
-            NotesFileError(file: file, line: value.line, column: value.column, kind: kind)
+        let root: LocatedJSON
+        do {
+            root = try LocatedJSONReader.read(text)
+        } catch {
+            throw NotesFileError(file: file, line: error.position.line, column: error.position.column, kind: .syntax(error.message))
         }
-        guard case .array(let items) = root.value else {
-            throw error(root, .syntax("a notes file holds a JSON array of notes"))
+        func error(_ position: LocatedJSON.Position, _ kind: NotesFileError.Kind) -> NotesFileError {
+            NotesFileError(file: file, line: position.line, column: position.column, kind: kind)
+        }
+        guard case .array(let items) = root.kind else {
+            throw error(root.position, .syntax("a notes file holds a JSON array of notes"))
         }
         var notes: [Note] = []
         for item in items {
-            switch item.value {
+            switch item.kind {
             case .string(let name):
-                notes.append(try note(named: name, at: error(item, .unknownNote(name))))
+                notes.append(try note(named: name, at: error(item.position, .unknownNote(name))))
             case .object(let members):
                 guard members.count == 1, let member = members.first else {
-                    throw error(item, .syntax("a note object has exactly one key, \"wait\" or \"sound\""))
+                    throw error(item.position, .syntax("a note object has exactly one key, \"wait\" or \"sound\""))
                 }
-                switch (member.key, member.value.value) {
+                switch (member.key, member.value.kind) {
                 case ("wait", .number(let seconds)):
-                    guard seconds.isFinite, seconds >= 0 else { throw error(member.value, .invalidWait(String(seconds))) }
-                    notes.append(.wait(seconds))
+                    guard seconds.value >= 0 else { throw error(member.value.position, .invalidWait(seconds.literal)) }
+                    notes.append(.wait(seconds.value))
                 case ("wait", _):
-                    throw error(member.value, .invalidWait(member.value.value.summary))
+                    throw error(member.value.position, .invalidWait(member.value.typeName))
                 case ("sound", .string(let name)) where !name.isEmpty:
                     notes.append(.sound(.file(name: name)))
                 case ("sound", _):
-                    throw error(member.value, .syntax("\"sound\" takes a non-empty file name string"))
+                    throw error(member.value.position, .syntax("\"sound\" takes a non-empty file name string"))
                 default:
-                    throw error(member.keyLocation, .syntax("unknown key \"\(member.key)\"; expected \"wait\" or \"sound\""))
+                    throw error(member.keyPosition, .syntax("unknown key \"\(member.key)\"; expected \"wait\" or \"sound\""))
                 }
             default:
-                throw error(item, .syntax("a note is a name string or a {\"wait\": …} / {\"sound\": …} object, not \(item.value.summary)"))
+                throw error(item.position, .syntax("a note is a name string or a {\"wait\": …} / {\"sound\": …} object, not \(item.typeName)"))
             }
         }
         return notes

@@ -1,0 +1,113 @@
+/// The DRV2605-family register map (DRV2605L numbering), written once, like the `DRV260X_*`
+/// constants of Linux `drivers/input/misc/drv260x.c`. Bit fields of each register are in
+/// `DRV2605Field`.
+public enum DRV2605Register: UInt8, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    case status = 0x00
+    case mode = 0x01
+    case realtimeInput = 0x02
+    case librarySelect = 0x03
+    case waveformSequence1 = 0x04
+    case waveformSequence2 = 0x05
+    case waveformSequence3 = 0x06
+    case waveformSequence4 = 0x07
+    case waveformSequence5 = 0x08
+    case waveformSequence6 = 0x09
+    case waveformSequence7 = 0x0A
+    case waveformSequence8 = 0x0B
+    case go = 0x0C
+    case overdriveTimeOffset = 0x0D
+    case sustainPositiveTimeOffset = 0x0E
+    case sustainNegativeTimeOffset = 0x0F
+    case brakeTimeOffset = 0x10
+    case audioToVibeControl = 0x11
+    case audioToVibeMinimumInput = 0x12
+    case audioToVibeMaximumInput = 0x13
+    case audioToVibeMinimumOutput = 0x14
+    case audioToVibeMaximumOutput = 0x15
+    case ratedVoltage = 0x16
+    case overdriveClamp = 0x17
+    case autoCalibrationCompensation = 0x18
+    case autoCalibrationBackEMF = 0x19
+    case feedbackControl = 0x1A
+    case control1 = 0x1B
+    case control2 = 0x1C
+    case control3 = 0x1D
+    case control4 = 0x1E
+    case control5 = 0x1F
+    case openLoopLRAPeriod = 0x20
+    case supplyVoltage = 0x21
+    case lraPeriod = 0x22
+
+    /// The eight sequencer slots, in playback order.
+    public static let waveformSequence: [DRV2605Register] = [
+        .waveformSequence1, .waveformSequence2, .waveformSequence3, .waveformSequence4,
+        .waveformSequence5, .waveformSequence6, .waveformSequence7, .waveformSequence8,
+    ]
+
+    /// The register's name as the datasheet writes it, for dumps and error messages.
+    public var datasheetName: String {
+        switch self {
+        case .status: "STATUS"
+        case .mode: "MODE"
+        case .realtimeInput: "RTP_INPUT"
+        case .librarySelect: "LIBRARY_SEL"
+        case .waveformSequence1, .waveformSequence2, .waveformSequence3, .waveformSequence4,
+             .waveformSequence5, .waveformSequence6, .waveformSequence7, .waveformSequence8:
+            "WAV_FRM_SEQ\(rawValue - DRV2605Register.waveformSequence1.rawValue + 1)"
+        case .go: "GO"
+        case .overdriveTimeOffset: "ODT"
+        case .sustainPositiveTimeOffset: "SPT"
+        case .sustainNegativeTimeOffset: "SNT"
+        case .brakeTimeOffset: "BRT"
+        case .audioToVibeControl: "ATH_CTRL"
+        case .audioToVibeMinimumInput: "ATH_MIN_INPUT"
+        case .audioToVibeMaximumInput: "ATH_MAX_INPUT"
+        case .audioToVibeMinimumOutput: "ATH_MIN_DRIVE"
+        case .audioToVibeMaximumOutput: "ATH_MAX_DRIVE"
+        case .ratedVoltage: "RATED_VOLTAGE"
+        case .overdriveClamp: "OD_CLAMP"
+        case .autoCalibrationCompensation: "A_CAL_COMP"
+        case .autoCalibrationBackEMF: "A_CAL_BEMF"
+        case .feedbackControl: "FEEDBACK_CONTROL"
+        case .control1: "CONTROL1"
+        case .control2: "CONTROL2"
+        case .control3: "CONTROL3"
+        case .control4: "CONTROL4"
+        case .control5: "CONTROL5"
+        case .openLoopLRAPeriod: "OL_LRA_PERIOD"
+        case .supplyVoltage: "VBAT"
+        case .lraPeriod: "LRA_PERIOD"
+        }
+    }
+
+    public var description: String { "\(datasheetName) (\(hexByte(rawValue)))" }
+
+    /// The bit fields of this register, most significant first; a register without named
+    /// fields is one 8-bit field named after the register.
+    public var fields: [DRV2605Field] {
+        typealias F = DRV2605Field
+        switch self {
+        case .status: return [F.deviceID, F.diagnosticResult, F.feedbackStatus, F.overTemperature, F.overCurrent]
+        case .mode: return [F.deviceReset, F.standby, F.modeSelect]
+        case .librarySelect: return [F.highImpedance, F.library]
+        case .waveformSequence1, .waveformSequence2, .waveformSequence3, .waveformSequence4,
+             .waveformSequence5, .waveformSequence6, .waveformSequence7, .waveformSequence8:
+            return [F.waitFlag, F.effectOrWait]
+        case .go: return [F.goBit]
+        case .feedbackControl: return [F.actuatorIsLRA, F.brakeFactor, F.loopGain, F.backEMFGain]
+        case .control1: return [F.startupBoost, F.acCouple, F.driveTime]
+        case .control2: return [F.bidirectionalInput, F.brakeStabilizer, F.sampleTime, F.blankingTime, F.currentDissipationTime]
+        case .control3: return [F.noiseGateThreshold, F.ermOpenLoop, F.supplyCompensationDisabled, F.realtimeDataUnsigned, F.lraDriveMode, F.pwmInputAnalog, F.lraOpenLoop]
+        case .control4: return [F.zeroCrossDetectTime, F.autoCalibrationTime, F.otpStatus, F.otpProgram]
+        case .control5: return [F.autoOpenLoopCount, F.lraAutoOpenLoop, F.playbackInterval, F.blankingTimeHigh, F.currentDissipationTimeHigh]
+        case .openLoopLRAPeriod: return [F.openLoopPeriod]
+        default: return [DRV2605Field(datasheetName, bits: 7...0)]
+        }
+    }
+}
+
+/// `0x5A`-style formatting shared by dumps and errors.
+func hexByte(_ value: UInt8) -> String {
+    let hex = String(value, radix: 16, uppercase: true)
+    return "0x" + (hex.count == 1 ? "0" + hex : hex)
+}

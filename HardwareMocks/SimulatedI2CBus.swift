@@ -3,6 +3,10 @@ import ActuatorHAL
 /// A simulated I2C bus: routes addresses to device models, logs every transaction (so tests can
 /// assert exact register sequences, like embedded-hal-mock), and advances the virtual clock by the
 /// wire time of each transfer at `speedHz`, so bus cost shows up in timing budgets.
+///
+/// Faults can be injected: a missing ACK from an address, an error on the n-th transfer, a stuck
+/// bus, and a device that disappears (`detach(at:)`). An injected fault stops the transfer before
+/// any device sees it, so the device's state is untouched, and it is logged like any other failure.
 public final class SimulatedI2CBus: I2CBus {
     /// One completed (or failed) transaction as the bus saw it.
     public struct LoggedTransaction: Sendable, Hashable {
@@ -19,6 +23,14 @@ public final class SimulatedI2CBus: I2CBus {
     public let clock: VirtualClock
     public private(set) var log: [LoggedTransaction] = []
     private var devices: [I2CAddress: any SimulatedI2CDevice] = [:]
+    private var faults = I2CFaultInjection()
+    /// Transfers started so far, failed ones included; numbers the transfers for `injectError`.
+    public private(set) var transferCount = 0
+
+    /// How long a transfer on a stuck bus takes to fail: the adapter's timeout. 25 ms is a model
+    /// choice in the range of Linux I2C adapter timeouts (the i2c-dev default is longer; the point is
+    /// that a stuck bus costs real time in the caller's budget).
+    public var stuckTimeout: Duration = .milliseconds(25)
 
     public init(name: String = "sim", speedHz: Int = 400_000, clock: VirtualClock) {
         self.name = name
@@ -41,10 +53,50 @@ public final class SimulatedI2CBus: I2CBus {
         log.removeAll()
     }
 
+    /// From now on `address` does not acknowledge (every transfer to it fails with
+    /// `.noAcknowledge`) until `clearInjectedFaults()`; the device stays attached.
+    public func injectNoAcknowledge(from address: I2CAddress) {
+        faults.silentAddresses.insert(address)
+    }
+
+    /// Fails transfer number `n` counted from now (1 = the next transfer) and the `times − 1`
+    /// transfers after it with `error`, whatever their address.
+    public func injectError(_ error: I2CError, onTransfer n: Int, times: Int = 1) {
+        let first = transferCount + max(n, 1)
+        faults.plannedErrors.append(.init(error: error, transfers: first..<(first + max(times, 0))))
+    }
+
+    /// While true, every transfer fails with `.timeout` after advancing the clock by `stuckTimeout`,
+    /// as when a device holds SDA low.
+    public var isStuck: Bool {
+        get { faults.isStuck }
+        set { faults.isStuck = newValue }
+    }
+
+    /// Removes every injected NACK, planned error and the stuck state (detached devices stay detached).
+    public func clearInjectedFaults() {
+        faults = I2CFaultInjection()
+    }
+
+    /// Bus time an injected failure costs: a missing ACK is noticed at once (as for an absent
+    /// device), a timeout costs `stuckTimeout`, any other error the full wire time of the transfer.
+    private func timeSpent(failingWith error: I2CError, _ operations: [I2COperation]) -> Duration {
+        switch error {
+        case .noAcknowledge: return .zero
+        case .timeout: return stuckTimeout
+        default: return wireTime(of: operations)
+        }
+    }
+
     public func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
         let start = clock.now
         var readData: [[UInt8]] = []
+        transferCount += 1
         do throws(I2CError) {
+            if let fault = faults.fault(forTransfer: transferCount, to: address, bus: name) {
+                clock.advance(to: start + timeSpent(failingWith: fault, operations))
+                throw fault
+            }
             guard let device = devices[address], device.acknowledges else {
                 throw I2CError.noAcknowledge(bus: name, address: address)
             }

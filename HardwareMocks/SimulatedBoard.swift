@@ -1,0 +1,26 @@
+import ActuatorHAL
+
+/// The built-in `sim` board: one DRV2605-class chip at 0x5A on a simulated I2C bus, its EN pin on
+/// a simulated line named "EN" that starts low (chip off), all on one virtual clock.
+public final class SimulatedBoard {
+    /// The fixed 7-bit address of every DRV2605-class chip.
+    public static let chipAddress: I2CAddress = 0x5A
+
+    /// Virtual time for everything on the board.
+    public let clock: VirtualClock
+    /// The I2C bus the chip sits on, named "sim".
+    public let bus: SimulatedI2CBus
+    /// The chip's EN pin.
+    public let enableLine: SimulatedOutputLine
+    /// The haptic driver chip.
+    public let chip: DRV2605Model
+
+    /// A board whose chip is `variant` on a bus clocked at `speedHz`.
+    public init(variant: DRV2605Model.Variant = .drv2605L, speedHz: Int = 400_000) {
+        clock = VirtualClock()
+        bus = SimulatedI2CBus(name: "sim", speedHz: speedHz, clock: clock)
+        enableLine = SimulatedOutputLine(name: "EN", initial: .low, clock: clock)
+        chip = DRV2605Model(variant: variant, clock: clock, enableLine: enableLine)
+        bus.attach(chip, at: Self.chipAddress)
+    }
+}

@@ -30,8 +30,8 @@ public enum DRV2605Error: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidRatings(DRV2605RatingsError)
     /// The identified chip cannot do what the configuration asks (e.g. a ROM library on a DRV2604).
     case unsupported(variant: DRV2605Variant, String)
-    /// An operation needs the chip identified first (`identify()`).
-    case notIdentified
+    /// A real-time amplitude that is not a number.
+    case invalidAmplitude(Double)
 
     public var description: String {
         switch self {
@@ -65,8 +65,8 @@ public enum DRV2605Error: Error, Sendable, Hashable, CustomStringConvertible {
             return "invalid actuator ratings: \(error)"
         case .unsupported(let variant, let what):
             return "\(variant) cannot \(what)"
-        case .notIdentified:
-            return "the DRV2605 has not been identified yet (call identify() first)"
+        case .invalidAmplitude(let amplitude):
+            return "amplitude \(amplitude) is not a number in −1…1"
         }
     }
 }

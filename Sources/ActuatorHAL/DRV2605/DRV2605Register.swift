@@ -101,7 +101,7 @@ public enum DRV2605Register: UInt8, Sendable, Hashable, CaseIterable, Codable, C
         case .control4: return [F.zeroCrossDetectTime, F.autoCalibrationTime, F.otpStatus, F.otpProgram]
         case .control5: return [F.autoOpenLoopCount, F.lraAutoOpenLoop, F.playbackInterval, F.blankingTimeHigh, F.currentDissipationTimeHigh]
         case .openLoopLRAPeriod: return [F.openLoopPeriod]
-        default: return [DRV2605Field(datasheetName, bits: 7...0)]
+        default: return [DRV2605Field(datasheetName, bits: 0...7)]
         }
     }
 }

@@ -4,6 +4,11 @@ public struct DRV2605RegisterDump: Sendable, Hashable, Codable {
     public struct FieldValue: Sendable, Hashable, Codable {
         public var name: String
         public var value: UInt8
+
+        public init(name: String, value: UInt8) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// One register.

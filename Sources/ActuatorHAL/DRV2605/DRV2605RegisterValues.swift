@@ -21,7 +21,7 @@ public struct DRV2605RegisterValues: Sendable, Hashable {
     public var control1: UInt8
     public var control2: UInt8
     public var control3: UInt8
-    /// OL_LRA_PERIOD; only written for an LRA.
+    /// OL_LRA_PERIOD; only written for an LRA on a part that has the register.
     public var openLoopPeriod: UInt8?
     /// LIBRARY_SEL; not written on a chip without ROM.
     public var librarySelect: UInt8?
@@ -42,7 +42,8 @@ public struct DRV2605RegisterValues: Sendable, Hashable {
                 guard let frequency = ratings.resonantFrequency else { throw .missingResonantFrequency }
                 ratedVoltage = try DRV2605RatedVoltage.lraRegister(rmsVolts: ratings.ratedVoltage, frequency: frequency, sampleTime: configuration.sampleTime)
                 control1 = DRV2605Field.startupBoost.encode(1) | DRV2605Field.driveTime.encode(try DRV2605DriveTime.lraRegister(frequency: frequency))
-                openLoopPeriod = try DRV2605OpenLoopPeriod.register(frequency: frequency)
+                let period = try DRV2605OpenLoopPeriod.register(frequency: frequency)
+                openLoopPeriod = variant.hasOpenLoopPeriodRegister ? period : nil
             case .erm:
                 ratedVoltage = try DRV2605RatedVoltage.ermRegister(averageVolts: ratings.ratedVoltage)
                 control1 = DRV2605Field.startupBoost.encode(1) | DRV2605Field.driveTime.encode(DRV2605DriveTime.ermDefault)

@@ -25,6 +25,9 @@ public enum DRV2605Variant: String, Sendable, Hashable, CaseIterable, Codable, C
     /// RAM for user waveforms instead, so LIBRARY_SEL and ROM effect ids mean nothing there.
     public var hasROMLibrary: Bool { self == .drv2605 || self == .drv2605L }
 
+    /// Whether the chip has OL_LRA_PERIOD (0x20) and CONTROL5 (0x1F): the "L" parts only.
+    public var hasOpenLoopPeriodRegister: Bool { self == .drv2604L || self == .drv2605L }
+
     /// Whether `library` exists on this chip (ERM library F is DRV2605L only).
     public func supports(_ library: ROMLibrary) -> Bool {
         if library == .empty { return true }

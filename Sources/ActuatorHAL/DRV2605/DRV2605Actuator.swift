@@ -103,9 +103,6 @@ public final class DRV2605Actuator: Actuator {
     @discardableResult
     public func prepare(for mode: DriveMode) throws -> PowerTransitionReport {
         if powerState == .ready, preparedMode == mode { return unchanged(.prepare) }
-        if mode == .romSequence, configuration.effectiveLibrary(on: variant) == nil, driver.variant != nil {
-            throw DRV2605Error.unsupported(variant: variant, "play ROM effects (it has no ROM library)")
-        }
         guard mode != .pcm else { throw DRV2605Error.unsupported(variant: variant, "drive an actuator as PCM audio") }
         let start = driver.clock.now
         let from = powerState
@@ -113,6 +110,9 @@ public final class DRV2605Actuator: Actuator {
         if powerState == .off {
             budget += self.budget(for: .wake)
             try wake()
+        }
+        if mode == .romSequence, configuration.effectiveLibrary(on: variant) == nil {
+            throw DRV2605Error.unsupported(variant: variant, "play ROM effects (it has RAM, not a ROM library)")
         }
         return try measure(.prepare, from: from, start: start, to: .ready, budget: budget) { () throws(DRV2605Error) in
             switch mode {

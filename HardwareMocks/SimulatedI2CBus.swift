@@ -23,14 +23,6 @@ public final class SimulatedI2CBus: I2CBus {
     public let clock: VirtualClock
     public private(set) var log: [LoggedTransaction] = []
     private var devices: [I2CAddress: any SimulatedI2CDevice] = [:]
-    private var faults = I2CFaultInjection()
-    /// Transfers started so far, failed ones included; numbers the transfers for `injectError`.
-    public private(set) var transferCount = 0
-
-    /// How long a transfer on a stuck bus takes to fail: the adapter's timeout. 25 ms is a model
-    /// choice in the range of Linux I2C adapter timeouts (the i2c-dev default is longer; the point is
-    /// that a stuck bus costs real time in the caller's budget).
-    public var stuckTimeout: Duration = .milliseconds(25)
 
     public init(name: String = "sim", speedHz: Int = 400_000, clock: VirtualClock) {
         self.name = name
@@ -52,6 +44,17 @@ public final class SimulatedI2CBus: I2CBus {
     public func clearLog() {
         log.removeAll()
     }
+
+    // MARK: Fault injection
+
+    private var faults = I2CFaultInjection()
+    /// Transfers started so far, failed ones included; numbers the transfers for `injectError`.
+    public private(set) var transferCount = 0
+
+    /// How long a transfer on a stuck bus takes to fail: the adapter's timeout. 25 ms is a model
+    /// choice in the range of Linux I2C adapter timeouts (the i2c-dev default is longer; the point is
+    /// that a stuck bus costs real time in the caller's budget).
+    public var stuckTimeout: Duration = .milliseconds(25)
 
     /// From now on `address` does not acknowledge (every transfer to it fails with
     /// `.noAcknowledge`) until `clearInjectedFaults()`; the device stays attached.
@@ -92,11 +95,13 @@ public final class SimulatedI2CBus: I2CBus {
         let start = clock.now
         var readData: [[UInt8]] = []
         transferCount += 1
+        // Injected faults are decided before any device sees the transfer.
+        if let fault = faults.fault(forTransfer: transferCount, to: address, bus: name) {
+            log.append(LoggedTransaction(time: start, address: address, operations: operations, readData: [], error: fault))
+            clock.advance(to: start + timeSpent(failingWith: fault, operations))
+            throw fault
+        }
         do throws(I2CError) {
-            if let fault = faults.fault(forTransfer: transferCount, to: address, bus: name) {
-                clock.advance(to: start + timeSpent(failingWith: fault, operations))
-                throw fault
-            }
             guard let device = devices[address], device.acknowledges else {
                 throw I2CError.noAcknowledge(bus: name, address: address)
             }

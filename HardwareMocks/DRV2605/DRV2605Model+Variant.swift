@@ -1,7 +1,14 @@
 extension DRV2605Model {
     /// The members of the family, told apart by STATUS.DEVICE_ID (bits 7:5).
     public enum Variant: Sendable, CaseIterable {
-        case drv2605, drv2604, drv2604L, drv2605L
+        /// ROM effect libraries, no RAM; DEVICE_ID 3.
+        case drv2605
+        /// RAM waveforms, no ROM libraries; DEVICE_ID 4.
+        case drv2604
+        /// Low-voltage DRV2604; DEVICE_ID 6.
+        case drv2604L
+        /// Low-voltage DRV2605 with ERM library F and open-loop LRA; DEVICE_ID 7.
+        case drv2605L
 
         /// STATUS.DEVICE_ID: 3 = DRV2605, 4 = DRV2604, 6 = DRV2604L, 7 = DRV2605L (TI-DS STATUS register).
         public var deviceID: UInt8 {
@@ -26,8 +33,10 @@ extension DRV2605Model {
         /// OD_CLAMP 0x89, A_CAL_COMP 0x0D, A_CAL_BEMF 0x6D, FEEDBACK_CONTROL 0x36). DRV2605L
         /// (TI SLOS854): RATED_VOLTAGE 0x3E, OD_CLAMP 0x8C, CONTROL1 0x93, CONTROL2 0xF5, CONTROL3 0xA0,
         /// CONTROL4 0x20, CONTROL5 0x80, OL_LRA_PERIOD 0x33; a DRV2605L dump in TI E2E thread 1174173
-        /// shows the same CONTROL1/2/4/5 and OL_LRA_PERIOD values. LIBRARY_SEL: the DRV2605 map gives
-        /// 0x00 (empty library); the model assumes the same for every variant. The DRV2604 parts are
+        /// shows the same CONTROL1/2/4/5 and OL_LRA_PERIOD values. LIBRARY_SEL is ambiguous: the
+        /// DRV2605 register map table gives 0x00 (empty library) while its field description of
+        /// register 0x03 gives LIBRARY_SEL default 1; the model follows the map table (0x00) for every
+        /// variant, so a driver that forgets to select a library plays silence. The DRV2604 parts are
         /// assumed to share their sibling DRV2605 part's values (DRV2604 ↔ DRV2605, DRV2604L ↔ DRV2605L);
         /// their RAM waveform registers (0xFD–0xFF) are not modelled.
         var resetValues: [UInt8] {
@@ -53,6 +62,20 @@ extension DRV2605Model {
             values[Register.control5.index] = isL ? 0x80 : 0x00
             values[Register.openLoopLRAPeriod.index] = isL ? 0x33 : 0x00
             return values
+        }
+
+        /// Whether the part has the licensed ROM effect libraries (DRV2605, DRV2605L). The DRV2604
+        /// parts play waveforms from RAM instead (TI-DS STATUS: "contains RAM, does not contain
+        /// licensed ROM library"), which the model does not hold, so their sequencer plays silence.
+        var hasROMLibrary: Bool {
+            self == .drv2605 || self == .drv2605L
+        }
+
+        /// Whether `library` (LIBRARY_SEL bits 2:0) holds effects on this part: 0 is the empty
+        /// library and 7 (ERM library F) exists on the DRV2605L only.
+        func playsEffects(fromLibrary library: UInt8) -> Bool {
+            guard hasROMLibrary, library != 0 else { return false }
+            return library != 7 || self == .drv2605L
         }
 
         /// Bits the host may change with a write; the rest keep their value (read-only or reserved).

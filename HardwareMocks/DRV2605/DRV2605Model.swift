@@ -30,6 +30,11 @@ import ActuatorHAL
 ///   read"); the datasheet says no such thing of OC_DETECT, so it stays latched until DEV_RESET or EN
 ///   low. An injected fault is a momentary event: output stops at once and any run ends (GO clears).
 /// - **VBAT** reports `supplyVoltage` (default 3.6 V) as V × 255 / 5.6.
+/// - **Not modelled**: the DRV2604 RAM and its registers (its sequencer plays silence), the
+///   external trigger, PWM/analog and audio-to-vibe inputs, HI_Z, FB_STS, the broadcast address
+///   0x58, and the duration of DEV_RESET.
+///
+/// Like `SimulatedI2CBus`, the model is meant to be used from one thread at a time.
 public final class DRV2605Model: SimulatedI2CDevice {
     /// What auto-calibration does when it runs.
     public enum CalibrationOutcome: Sendable {
@@ -118,6 +123,8 @@ public final class DRV2605Model: SimulatedI2CDevice {
     /// The chip answers its address whatever EN is (TI E2E 1065455, 1174173).
     public var acknowledges: Bool { true }
 
+    /// A write message: the first byte sets the register pointer, each further byte is written
+    /// where the pointer is and advances it (auto-increment). Ignored while EN is low or starting.
     public func receive(_ bytes: [UInt8]) throws(I2CError) {
         settle()
         guard isAccessible, let address = bytes.first else { return }
@@ -128,6 +135,8 @@ public final class DRV2605Model: SimulatedI2CDevice {
         }
     }
 
+    /// A read message: `count` bytes from the register pointer on, advancing it; zeros while EN
+    /// is low or starting. Reading STATUS clears its clear-on-read flags.
     public func transmit(count: Int) throws(I2CError) -> [UInt8] {
         settle()
         guard isAccessible else { return [UInt8](repeating: 0, count: max(count, 0)) }
@@ -175,7 +184,8 @@ public final class DRV2605Model: SimulatedI2CDevice {
             writeMode(new, previous: old)
         case .go:
             writeGo(new)
-        case .rtpInput:
+        case .rtpInput, .control3, .feedbackControl, .openLoopLRAPeriod:
+            // These change what RTP_INPUT means (format, actuator, drive period) as soon as written.
             registers[register.index] = new
             applyRealTimeInput()
         default:
@@ -194,16 +204,17 @@ public final class DRV2605Model: SimulatedI2CDevice {
         }
         registers[Register.mode.index] = value
         if value != previous {
-            stopRun()
-            silence()
+            stopOutput()
             applyRealTimeInput()
         }
     }
 
     private func writeGo(_ value: UInt8) {
         guard value & Field.go != 0 else {
-            stopRun()
-            silence()
+            // Only a GO run stops: in RTP mode GO has no function and the output keeps following RTP_INPUT.
+            if run != nil {
+                stopOutput()
+            }
             return
         }
         guard run == nil, !isStandby, let operatingMode else { return }
@@ -220,7 +231,8 @@ public final class DRV2605Model: SimulatedI2CDevice {
     private func startSequence() {
         let slots = Register.sequencerSlots.map { registers[$0.index] }
         let library = registers[Register.librarySelection.index] & Field.librarySelectionMask
-        let plan = DRV2605SequencePlan(slots: slots, start: clock.now, frequency: driveFrequency, libraryIsEmpty: library == 0)
+        let plan = DRV2605SequencePlan(slots: slots, start: clock.now, frequency: driveFrequency,
+                                       libraryIsEmpty: !variant.playsEffects(fromLibrary: library))
         begin(DRV2605EngineRun(kind: .sequence, end: plan.end, pendingDrive: plan.changes))
     }
 
@@ -321,6 +333,8 @@ public final class DRV2605Model: SimulatedI2CDevice {
     static let lraPeriodUnit = 98.46e-6
 
     private func record(_ change: DriveTimeline.Change) {
+        // Silence is where every timeline starts, so it is only worth recording after some drive.
+        if timeline.changes.isEmpty, change.amplitude == 0 { return }
         timeline.record(change)
         if let frequency = change.frequency, frequency > 0 {
             let period = (1 / frequency / Self.lraPeriodUnit).rounded()
@@ -328,7 +342,9 @@ public final class DRV2605Model: SimulatedI2CDevice {
         }
     }
 
-    private func silence() {
+    /// Ends any run and silences the output now.
+    private func stopOutput() {
+        stopRun()
         record(.init(time: clock.now, amplitude: 0, frequency: nil))
     }
 
@@ -347,8 +363,7 @@ public final class DRV2605Model: SimulatedI2CDevice {
     }
 
     private func resetRegisterFile() {
-        stopRun()
-        silence()
+        stopOutput()
         registers = variant.resetValues
         pointer = 0
     }
@@ -356,7 +371,6 @@ public final class DRV2605Model: SimulatedI2CDevice {
     private func injectFault(_ flag: UInt8) {
         settle()
         registers[Register.status.index] |= flag
-        stopRun()
-        silence()
+        stopOutput()
     }
 }

@@ -9,7 +9,8 @@ import ActuatorHAL
 /// - effects last their `DRV2605ROMEffect.estimatedDuration`; the time-offset registers
 ///   ODT/SPT/SNT/BRT (0x0D–0x10) and CONTROL5's playback interval are ignored;
 /// - ids the library does not define (124–127) play nothing and take no time;
-/// - with the empty library (LIBRARY_SEL 0) effects take their time but drive nothing.
+/// - effects the part cannot play (the empty library, LIBRARY_SEL 0; library 7 on a DRV2605; any
+///   effect on a DRV2604, whose RAM is not modelled) take their time but drive nothing.
 struct DRV2605SequencePlan {
     /// Output changes, in time order, ending with silence at `end`.
     var changes: [DriveTimeline.Change]

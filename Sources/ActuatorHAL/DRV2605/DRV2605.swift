@@ -5,6 +5,7 @@ public struct DRV2605RetryPolicy: Sendable, Hashable {
     /// Pause on the driver's clock before each retry, to let a glitch or arbitration pass.
     public var backoff: Duration
 
+    /// Three retries 100 µs apart by default: enough to ride out a glitch, bounded so a dead bus fails fast.
     public init(retries: Int = 3, backoff: Duration = .microseconds(100)) {
         self.retries = retries
         self.backoff = backoff
@@ -22,15 +23,20 @@ public final class DRV2605 {
     /// The datasheet's wait after EN goes high before the chip accepts I2C traffic.
     public static let enableSettleTime = Duration.microseconds(250)
 
+    /// The bus the chip is on (a multiplexer channel is a bus too).
     public let bus: any I2CBus
+    /// The chip's address, 0x5A unless behind an address translator.
     public let address: I2CAddress
     /// The EN pin; `nil` when it is tied high on the board.
     public let enableLine: (any DigitalOutput)?
+    /// The clock every wait (EN settle, polling, retry backoff) runs on.
     public let clock: any MonotonicClock
+    /// How transient bus errors on idempotent accesses are retried.
     public var retryPolicy: DRV2605RetryPolicy
     /// The variant found by the last `identify()`.
     public private(set) var variant: DRV2605Variant?
 
+    /// A driver for the chip at `address` on `bus`; no I/O happens until a method is called.
     public init(
         bus: any I2CBus,
         address: I2CAddress = DRV2605.defaultAddress,

@@ -10,11 +10,15 @@ public final class DRV2605Actuator: Actuator {
     /// not a wait.
     public static let standbyExitAllowance = Duration.microseconds(500)
 
+    /// The actuator's name on its board (`main`, `left`).
     public let name: String
+    /// The chip driver underneath, for calibration, dumps and diagnostics.
     public let driver: DRV2605
+    /// What is written to the chip at every wake.
     public let configuration: DRV2605Configuration
     /// The calibration restored after every power-up; set by `calibrate()` or `apply(_:)`.
     public private(set) var calibration: DRV2605CalibrationResult?
+    /// The state the last transition left the chip in; off until the first `wake()`.
     public private(set) var powerState: PowerState = .off
     /// The mode the chip is prepared for while ready.
     public private(set) var preparedMode: DriveMode?
@@ -44,6 +48,8 @@ public final class DRV2605Actuator: Actuator {
     /// The chip's variant once identified; before the first wake a DRV2605L is assumed.
     private var variant: DRV2605Variant { driver.variant ?? .drv2605L }
 
+    /// ROM effects (when the chip has a library), real-time amplitude (signed in open loop),
+    /// resonant frequency, and the bus cost of one RTP update.
     public var capabilities: ActuatorCapabilities {
         let ratings = configuration.ratings
         return ActuatorCapabilities(
@@ -69,6 +75,8 @@ public final class DRV2605Actuator: Actuator {
     /// The writes that stop output: GO ← 0 and RTP_INPUT ← 0.
     private static let stopWriteCount = 2
 
+    /// Datasheet delays (250 µs after EN; the standby-exit allowance) plus the wire time of the
+    /// transition's register accesses at the bus speed, in the worst case (wake re-applying everything).
     public func budget(for transition: PowerTransition) -> Duration {
         switch transition {
         case .wake:
@@ -160,6 +168,8 @@ public final class DRV2605Actuator: Actuator {
 
     // MARK: Output
 
+    /// Validates `effects` (before any bus traffic), prepares for ROM playback if needed, loads the
+    /// sequencer and sets GO. On any failure the output is stopped before the error is rethrown.
     public func play(effects: [SequencerStep]) throws {
         do {
             _ = try DRV2605Sequence(effects)
@@ -172,6 +182,8 @@ public final class DRV2605Actuator: Actuator {
         }
     }
 
+    /// Writes RTP_INPUT, preparing for real-time playback if needed. Negative values drive in
+    /// antiphase in open loop and are clamped to 0 in closed loop. On failure the output is stopped first.
     public func setAmplitude(_ amplitude: Double) throws {
         let value = try DRV2605RealtimeValue.register(
             amplitude: amplitude,
@@ -184,11 +196,13 @@ public final class DRV2605Actuator: Actuator {
         }
     }
 
+    /// GO ← 0 and RTP_INPUT ← 0, keeping the power state and mode.
     public func stop() throws {
         guard powerState != .off else { return }
         try stopOutput()
     }
 
+    /// STATUS and GO; off reports without bus traffic. OVER_TEMP, OC_DETECT and DIAG_RESULT become faults.
     public func status() throws -> ActuatorStatus {
         guard powerState != .off else { return ActuatorStatus(powerState: .off, isPlaying: false, faults: []) }
         let status = try driver.readStatus()

@@ -8,6 +8,7 @@ public struct DRV2605CalibrationResult: Sendable, Hashable, Codable {
     /// FEEDBACK_CONTROL.BEMF_GAIN (0x1A bits 1:0).
     public var backEMFGain: UInt8
 
+    /// A result as read from (or stored for) the chip.
     public init(compensation: UInt8, backEMF: UInt8, backEMFGain: UInt8) {
         self.compensation = compensation
         self.backEMF = backEMF

@@ -46,6 +46,7 @@ public enum DRV2605RealtimeFormat: String, Sendable, Hashable, Codable, CaseIter
 /// Everything the driver writes to configure a chip for one actuator; `DRV2605RegisterValues`
 /// turns it into register bytes.
 public struct DRV2605Configuration: Sendable, Hashable, Codable {
+    /// The actuator's electrical ratings.
     public var ratings: DRV2605Ratings
     /// The ROM library; `nil` picks the LRA library for an LRA and ERM library A for an ERM,
     /// and nothing on a DRV2604 (no ROM).
@@ -54,10 +55,14 @@ public struct DRV2605Configuration: Sendable, Hashable, Codable {
     public var brakeFactor: UInt8
     /// LOOP_GAIN index 0–3 (low … very high); reset value 1.
     public var loopGain: UInt8
+    /// Back-EMF sample time; enters the LRA RATED_VOLTAGE formula.
     public var sampleTime: DRV2605SampleTime
+    /// How long auto-calibration runs, and so how long the driver waits for it.
     public var autoCalibrationTime: DRV2605AutoCalibrationTime
+    /// RTP_INPUT's number format.
     public var realtimeFormat: DRV2605RealtimeFormat
 
+    /// A configuration with the chip's reset values for everything the ratings do not decide.
     public init(
         ratings: DRV2605Ratings,
         library: ROMLibrary? = nil,

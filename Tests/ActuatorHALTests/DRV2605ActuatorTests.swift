@@ -156,6 +156,16 @@ final class DRV2605ActuatorTests: XCTestCase {
         XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, 0)
     }
 
+    func testAFailedGoStopsTheSequencerBeforeRethrowing() throws {
+        let (board, actuator) = makeActuator()
+        try actuator.prepare(for: .romSequence)
+        // Three effects and the terminator are written, GO fails once (not retried), GO reads back clear.
+        board.bus.injectError(.transfer(bus: "sim", address: 0x5A, errno: .ioError), onTransfer: 5)
+        XCTAssertThrowsError(try actuator.play(effects: [.effect(1), .effect(2), .effect(3)]))
+        XCTAssertEqual(Array(board.bus.registerTrace.suffix(4)), ["GO←0x01!", "GO?", "GO←0x00", "RTP_INPUT←0x00"])
+        XCTAssertEqual(board.chip.register(0x0C), 0)
+    }
+
     func testWhenTheBusIsDeadTheOutputIsStoppedByDroppingEN() throws {
         let (board, actuator) = makeActuator()
         try actuator.setAmplitude(0.8)

@@ -67,6 +67,40 @@ final class DRV2605DriverTests: XCTestCase {
         ])
     }
 
+    func testOpenLoopConfigurations() throws {
+        let board = SimulatedBoard()
+        let driver = board.makeDriver()
+        var openLRA = simLRA
+        openLRA.ratings.loop = .open
+        try driver.initialize(openLRA)
+        XCTAssertEqual(board.chip.register(0x1D), 0x81)
+        XCTAssertEqual(board.chip.register(0x20), 58)
+        // The chip now drives at 1 / (58 × 98.46 µs) = 175.1 Hz whatever the actuator's resonance.
+        board.chip.lraResonanceHz = 160
+        try driver.setMode(.realtimePlayback, standby: false)
+        try driver.writeRealtime(signed: 127)
+        let frequency = try XCTUnwrap(board.chip.drive.level(at: board.clock.now).frequency)
+        XCTAssertEqual(frequency, 175.1, accuracy: 0.1)
+
+        var openERM = ermClosedLoop
+        openERM.ratings.loop = .open
+        try driver.initialize(openERM)
+        XCTAssertEqual(board.chip.register(0x1D), 0xA0)
+        XCTAssertEqual(board.chip.register(0x1A) & 0x80, 0)
+        try driver.setMode(.realtimePlayback, standby: false)
+        try driver.writeRealtime(signed: 100)
+        XCTAssertNil(board.chip.drive.level(at: board.clock.now).frequency, "an ERM is driven with DC")
+    }
+
+    func testOlderPartsGetNoOpenLoopPeriodWrite() throws {
+        let board = SimulatedBoard(variant: .drv2605)
+        let driver = board.makeDriver()
+        try driver.initialize(simLRA, verifyFirst: false)
+        XCTAssertFalse(board.bus.registerTrace.contains { $0.hasPrefix("OL_LRA_PERIOD") })
+        board.bus.clearLog()
+        XCTAssertFalse(try driver.initialize(simLRA), "every written register reads back on a DRV2605")
+    }
+
     func testVerifiedInitialisationSkipsWritesWhenTheRegistersHold() throws {
         let board = SimulatedBoard()
         let driver = board.makeDriver()

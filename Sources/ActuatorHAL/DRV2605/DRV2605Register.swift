@@ -141,8 +141,8 @@ public enum DRV2605Register: UInt8, Sendable, Hashable, CaseIterable, Codable, C
     }
 }
 
-/// `0x5A`-style formatting shared by dumps and errors.
-func hexByte(_ value: UInt8) -> String {
+/// A byte as the datasheet writes register values (`0x5A`), for dumps, errors and reports.
+public func hexByte(_ value: UInt8) -> String {
     let hex = String(value, radix: 16, uppercase: true)
     return "0x" + (hex.count == 1 ? "0" + hex : hex)
 }

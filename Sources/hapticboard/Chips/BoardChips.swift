@@ -56,11 +56,12 @@ struct BoardChips {
         return try open(file.description)
     }
 
-    /// Opens the chips a board description lists. A bus whose device is `sim` is a simulated board.
+    /// Opens the DRV260x chips (`compatible: ti,drv260…`) a board description lists. A bus whose
+    /// device is `sim` is a simulated board.
     static func open(_ description: BoardDescription) throws(BoardChipsError) -> BoardChips {
         var chips: [OpenedChip] = []
         var simulatedBoards: [SimulatedBoard] = []
-        for actuator in description.actuators {
+        for actuator in description.actuators where actuator.compatible.hasPrefix("ti,drv260") {
             let busName = actuator.bus ?? description.muxes.first { $0.name == actuator.mux }?.bus
             let bus = description.buses.first { $0.name == busName }
             if bus?.device == simulatedBoardName {

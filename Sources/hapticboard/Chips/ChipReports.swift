@@ -103,9 +103,3 @@ struct RegisterReport: Encodable, Equatable {
         return lines.joined(separator: "\n")
     }
 }
-
-/// `0x5A`-style formatting for reports.
-func hexByte(_ value: UInt8) -> String {
-    let hex = String(value, radix: 16, uppercase: true)
-    return "0x" + (hex.count == 1 ? "0" + hex : hex)
-}

@@ -6,8 +6,11 @@ extension DRV2605 {
 
     /// Validates, loads and starts `steps` (the chip must be out of standby in internal-trigger mode).
     public func play(_ steps: [SequencerStep]) throws(DRV2605Error) {
-        let sequence: DRV2605Sequence
-        do { sequence = try DRV2605Sequence(steps) } catch { throw .invalidSequence(error) }
+        try play(try DRV2605Sequence.validated(steps))
+    }
+
+    /// Loads and starts an already validated sequence.
+    public func play(_ sequence: DRV2605Sequence) throws(DRV2605Error) {
         try load(sequence)
         try go()
     }

@@ -171,14 +171,10 @@ public final class DRV2605Actuator: Actuator {
     /// Validates `effects` (before any bus traffic), prepares for ROM playback if needed, loads the
     /// sequencer and sets GO. On any failure the output is stopped before the error is rethrown.
     public func play(effects: [SequencerStep]) throws {
-        do {
-            _ = try DRV2605Sequence(effects)
-        } catch {
-            throw DRV2605Error.invalidSequence(error)
-        }
+        let sequence = try DRV2605Sequence.validated(effects)
         try stoppingOnFailure {
             try prepare(for: .romSequence)
-            try driver.play(effects)
+            try driver.play(sequence)
         }
     }
 

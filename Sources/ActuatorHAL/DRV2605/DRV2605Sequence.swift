@@ -58,6 +58,11 @@ public struct DRV2605Sequence: Sendable, Hashable {
         self.bytes = bytes
     }
 
+    /// Validates `steps`, reporting a problem as the driver's error.
+    public static func validated(_ steps: [SequencerStep]) throws(DRV2605Error) -> DRV2605Sequence {
+        do { return try DRV2605Sequence(steps) } catch { throw .invalidSequence(error) }
+    }
+
     /// The register writes that load this sequence: every step, then a 0 terminator when slots remain.
     public var writes: [DRV2605RegisterWrite] {
         var writes = zip(DRV2605Register.waveformSequence, bytes).map { DRV2605RegisterWrite($0, $1) }

@@ -7,6 +7,8 @@ struct OpenedChip {
     /// The actuator's name in the board description (`main`, `left`).
     var name: String
     var driver: DRV2605
+    /// The configuration the board file gives the chip's actuator.
+    var configuration: DRV2605Configuration
 
     var busName: String { driver.bus.name }
     var address: I2CAddress { driver.address }
@@ -36,9 +38,6 @@ enum BoardChipsError: Error, CustomStringConvertible {
 /// Opens the DRV2605-class chips of a board — the built-in `sim` board or a board file — for
 /// commands such as `probe` and `registers`.
 struct BoardChips {
-    /// The built-in simulated board's name.
-    static let simulatedBoardName = "sim"
-
     var boardName: String
     var chips: [OpenedChip]
     /// Simulated boards behind the chips, kept alive with them.
@@ -46,31 +45,35 @@ struct BoardChips {
 
     /// Opens `board`: `sim`, a path to a board file, or the name of a file in `Boards/`.
     static func open(board: String) throws(BoardChipsError) -> BoardChips {
-        if board == simulatedBoardName {
-            let simulated = SimulatedBoard()
-            return BoardChips(boardName: simulatedBoardName, chips: [chip(named: "main", on: simulated)], simulatedBoards: [simulated])
-        }
-        let path = try resolve(board)
         let file: BoardFile
-        do { file = try BoardFile.load(path: path) } catch { throw .boardFile(error) }
-        return try open(file.description)
+        if board == BuiltInBoard.simName {
+            do { file = try BuiltInBoard.sim() } catch { throw .boardFile(error) }
+        } else {
+            let path = try resolve(board)
+            do { file = try BoardFile.load(path: path) } catch { throw .boardFile(error) }
+        }
+        return try open(file)
     }
 
-    /// Opens the DRV260x chips (`compatible: ti,drv260…`) a board description lists. A bus whose
-    /// device is `sim` is a simulated board.
-    static func open(_ description: BoardDescription) throws(BoardChipsError) -> BoardChips {
+    /// Opens the DRV260x chips (`compatible: ti,drv260…`) a board file lists, each with its
+    /// configuration. A bus whose device is `sim` is a simulated board with one chip.
+    static func open(_ file: BoardFile) throws(BoardChipsError) -> BoardChips {
+        let description = file.description
         var chips: [OpenedChip] = []
         var simulatedBoards: [SimulatedBoard] = []
-        for actuator in description.actuators where actuator.compatible.hasPrefix("ti,drv260") {
+        for (index, actuator) in description.actuators.enumerated() where actuator.compatible.hasPrefix("ti,drv260") {
+            let configuration: DRV2605Configuration
+            do { configuration = try file.drv2605Configuration(forActuatorAt: index) } catch { throw .boardFile(error) }
             let busName = actuator.bus ?? description.muxes.first { $0.name == actuator.mux }?.bus
             let bus = description.buses.first { $0.name == busName }
-            if bus?.device == simulatedBoardName {
-                let simulated = SimulatedBoard(speedHz: bus?.clockFrequency ?? 400_000)
-                simulatedBoards.append(simulated)
-                chips.append(chip(named: actuator.name, on: simulated))
-            } else {
-                _ = try openLinuxI2CBus(device: bus?.device ?? busName ?? "?", board: description.board)
+            guard bus?.device == BuiltInBoard.simName else {
+                _ = try openLinuxI2CBus(device: bus?.device ?? busName ?? "(no bus)", board: description.board)
+                continue
             }
+            let simulated = SimulatedBoard(speedHz: bus?.clockFrequency ?? 400_000)
+            simulatedBoards.append(simulated)
+            let driver = DRV2605(bus: simulated.bus, address: SimulatedBoard.chipAddress, enableLine: simulated.enableLine, clock: simulated.clock)
+            chips.append(OpenedChip(name: actuator.name, driver: driver, configuration: configuration))
         }
         return BoardChips(boardName: description.board, chips: chips, simulatedBoards: simulatedBoards)
     }
@@ -79,10 +82,6 @@ struct BoardChips {
     /// board's muxes and EN lines) belongs to `LinuxI2CBus`, which this build does not include.
     static func openLinuxI2CBus(device: String, board: String) throws(BoardChipsError) -> any I2CBus {
         throw .linuxBusUnavailable(board: board, device: device)
-    }
-
-    private static func chip(named name: String, on board: SimulatedBoard) -> OpenedChip {
-        OpenedChip(name: name, driver: DRV2605(bus: board.bus, address: SimulatedBoard.chipAddress, enableLine: board.enableLine, clock: board.clock))
     }
 
     /// A path as given, else `Boards/<name>.yml` under the current directory.

@@ -7,7 +7,7 @@ struct BoardOptions: ParsableArguments {
         "The board: 'sim' (built in: one DRV2605L with a 175 Hz, 2.0 V rms LRA), a board file, or the name of a file in Boards/.",
         valueName: "name|file"
     ))
-    var board: String = BoardChips.simulatedBoardName
+    var board: String = BuiltInBoard.simName
 
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false

@@ -1,5 +1,3 @@
-import SystemPackage
-
 /// Everything the DRV2605 driver can fail with. Bus faults keep the `I2CError` (and so errno).
 public enum DRV2605Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// A register access failed on the bus (after `attempts` tries; transient errors are retried).

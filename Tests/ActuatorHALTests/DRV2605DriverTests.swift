@@ -298,6 +298,21 @@ final class DRV2605DriverTests: XCTestCase {
         XCTAssertEqual(board.bus.registerTrace, ["GO←0x01!", "GO?"])
     }
 
+    func testAGoThatLandedDespiteAnErrorIsNotSentTwice() throws {
+        let board = SimulatedBoard()
+        let bus = LateFailureBus(board.bus)
+        let driver = DRV2605(bus: bus, enableLine: board.enableLine, clock: board.clock)
+        try driver.initialize(simLRA)
+        try driver.setMode(.internalTrigger, standby: false)
+        try driver.load(try DRV2605Sequence([.effect(1)]))
+        board.bus.clearLog()
+        bus.failNextTransferAfterDelivery = .transfer(bus: "sim", address: 0x5A, errno: .ioError)
+        try driver.go()
+        // The GO write reached the chip; reading GO back shows it running, so there is no second GO.
+        XCTAssertEqual(board.bus.registerTrace, ["GO←0x01", "GO?"])
+        XCTAssertTrue(try driver.isRunning())
+    }
+
     // MARK: Sequencer and RTP
 
     func testSequencerValidation() {

@@ -40,3 +40,25 @@ extension SimulatedI2CBus {
         return "0x" + (digits.count == 1 ? "0" + digits : digits)
     }
 }
+
+/// A bus in front of a simulated one whose next transfer reaches the device and *then* fails, as
+/// when a chip latches a byte and the error comes from the STOP condition: the case that makes
+/// blindly retrying GO unsafe.
+final class LateFailureBus: I2CBus {
+    let inner: SimulatedI2CBus
+    var failNextTransferAfterDelivery: I2CError?
+
+    init(_ inner: SimulatedI2CBus) { self.inner = inner }
+
+    var speedHz: Int { inner.speedHz }
+    var name: String { inner.name }
+
+    func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
+        let result = try inner.transaction(address: address, operations)
+        if let error = failNextTransferAfterDelivery {
+            failNextTransferAfterDelivery = nil
+            throw error
+        }
+        return result
+    }
+}

@@ -228,6 +228,32 @@ final class DRV2605DriverTests: XCTestCase {
         XCTAssertEqual(board.chip.register(0x01), 0x40)
     }
 
+    func testAResetThatNeverClearsTimesOut() throws {
+        let board = SimulatedBoard()
+        let bus = ReadAlteringBus(board.bus) { register, value in register == .mode ? value | 0x80 : value }
+        let driver = DRV2605(bus: bus, enableLine: board.enableLine, clock: board.clock)
+        try driver.enable()
+        let start = board.clock.now
+        XCTAssertThrowsError(try driver.reset(timeout: .milliseconds(20))) { error in
+            XCTAssertEqual(error as? DRV2605Error, .resetTimeout(.milliseconds(20)))
+        }
+        XCTAssertGreaterThanOrEqual(board.clock.now - start, .milliseconds(20))
+        XCTAssertLessThan(board.clock.now - start, .milliseconds(22))
+    }
+
+    func testDiagnosticsThatNeverFinishTimeOutAndClearGo() throws {
+        let board = SimulatedBoard()
+        let bus = ReadAlteringBus(board.bus) { register, value in register == .go ? 1 : value }
+        let driver = DRV2605(bus: bus, enableLine: board.enableLine, clock: board.clock)
+        try driver.initialize(simLRA)
+        XCTAssertThrowsError(try driver.runDiagnostics(timeout: .milliseconds(300))) { error in
+            XCTAssertEqual(error as? DRV2605Error, .diagnosticsTimeout(.milliseconds(300)))
+        }
+        XCTAssertEqual(board.chip.register(0x0C), 0)
+        XCTAssertEqual(board.chip.register(0x01), 0x40)
+        XCTAssertTrue(board.bus.registerTrace.suffix(2) == ["GO←0x00", "MODE←0x40"])
+    }
+
     // MARK: Bus faults
 
     private func enabledDriver() throws -> (SimulatedBoard, DRV2605) {

@@ -62,3 +62,25 @@ final class LateFailureBus: I2CBus {
         return result
     }
 }
+
+/// A bus in front of a simulated one that changes what register reads return, for chip behaviour
+/// the model does not produce (a DEV_RESET that never clears, a GO stuck high in diagnostics).
+final class ReadAlteringBus: I2CBus {
+    let inner: SimulatedI2CBus
+    let alter: (DRV2605Register, UInt8) -> UInt8
+
+    init(_ inner: SimulatedI2CBus, alter: @escaping (DRV2605Register, UInt8) -> UInt8) {
+        self.inner = inner
+        self.alter = alter
+    }
+
+    var speedHz: Int { inner.speedHz }
+    var name: String { inner.name }
+
+    func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
+        let result = try inner.transaction(address: address, operations)
+        guard operations.count == 2, case .write(let bytes) = operations[0], bytes.count == 1,
+              let register = DRV2605Register(rawValue: bytes[0]), let value = result.first?.first else { return result }
+        return [[alter(register, value)]]
+    }
+}

@@ -7,6 +7,10 @@ struct HapticBoardCommand: ParsableCommand {
         commandName: "hapticboard",
         abstract: "Play haptic content (AHAP, Haptic Notation, notes) on real or simulated actuators.",
         version: "0.1.0",
-        subcommands: [BoardsCommand.self]
+        subcommands: [
+            ProbeCommand.self,
+            RegistersCommand.self,
+            BoardsCommand.self,
+        ]
     )
 }

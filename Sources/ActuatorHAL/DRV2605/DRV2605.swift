@@ -1,0 +1,216 @@
+/// How often transient bus errors on idempotent register accesses are retried.
+public struct DRV2605RetryPolicy: Sendable, Hashable {
+    /// Retries after the first attempt.
+    public var retries: Int
+    /// Pause on the driver's clock before each retry, to let a glitch or arbitration pass.
+    public var backoff: Duration
+
+    /// Three retries 100 µs apart by default: enough to ride out a glitch, bounded so a dead bus fails fast.
+    public init(retries: Int = 3, backoff: Duration = .microseconds(100)) {
+        self.retries = retries
+        self.backoff = backoff
+    }
+}
+
+/// A DRV2604/DRV2604L/DRV2605/DRV2605L haptic driver over any `I2CBus`, with an optional EN line.
+///
+/// Register access goes through `readRegister`/`writeRegister`, which refuse while EN is held low
+/// (without touching the bus) and retry transient bus errors. The datasheet procedures
+/// (initialisation, calibration, diagnostics) are in the extensions, one readable function each.
+public final class DRV2605 {
+    /// The fixed 7-bit address of every DRV2605-family chip.
+    public static let defaultAddress: I2CAddress = 0x5A
+    /// The datasheet's wait after EN goes high before the chip accepts I2C traffic.
+    public static let enableSettleTime = Duration.microseconds(250)
+
+    /// The bus the chip is on (a multiplexer channel is a bus too).
+    public let bus: any I2CBus
+    /// The chip's address, 0x5A unless behind an address translator.
+    public let address: I2CAddress
+    /// The EN pin; `nil` when it is tied high on the board.
+    public let enableLine: (any DigitalOutput)?
+    /// The clock every wait (EN settle, polling, retry backoff) runs on.
+    public let clock: any MonotonicClock
+    /// How transient bus errors on idempotent accesses are retried.
+    public var retryPolicy: DRV2605RetryPolicy
+    /// The variant found by the last `identify()`.
+    public private(set) var variant: DRV2605Variant?
+
+    /// A driver for the chip at `address` on `bus`; no I/O happens until a method is called.
+    public init(
+        bus: any I2CBus,
+        address: I2CAddress = DRV2605.defaultAddress,
+        enableLine: (any DigitalOutput)? = nil,
+        clock: any MonotonicClock,
+        retryPolicy: DRV2605RetryPolicy = DRV2605RetryPolicy()
+    ) {
+        self.bus = bus
+        self.address = address
+        self.enableLine = enableLine
+        self.clock = clock
+        self.retryPolicy = retryPolicy
+    }
+
+    // MARK: EN
+
+    /// Whether registers are accessible: EN is high, or there is no EN line.
+    public var isEnabled: Bool { enableLine?.level != .low }
+
+    /// Drives EN high and waits the datasheet's 250 µs; nothing to do if already high.
+    public func enable() throws(DRV2605Error) {
+        guard let enableLine, enableLine.level == .low else { return }
+        do { try enableLine.set(.high) } catch { throw .enableLine(error) }
+        try pause(Self.enableSettleTime)
+    }
+
+    /// Drives EN low: the chip stops driving and (it must be assumed) loses its registers.
+    public func disable() throws(DRV2605Error) {
+        guard let enableLine else { return }
+        do { try enableLine.set(.low) } catch { throw .enableLine(error) }
+    }
+
+    // MARK: Register access
+
+    /// The bus transaction that reads one register (register pointer write, repeated START, read).
+    public static func readOperations(_ register: DRV2605Register) -> [I2COperation] {
+        [.write([register.rawValue]), .read(count: 1)]
+    }
+
+    /// The bus transaction that writes one register.
+    public static func writeOperations(_ register: DRV2605Register, _ value: UInt8) -> [I2COperation] {
+        [.write([register.rawValue, value])]
+    }
+
+    /// Wire time of `reads` register reads and `writes` register writes at this bus's speed.
+    public func wireTime(reads: Int = 0, writes: Int = 0) -> Duration {
+        bus.wireTime(of: Self.readOperations(.status)) * reads + bus.wireTime(of: Self.writeOperations(.status, 0)) * writes
+    }
+
+    /// Reads one register; transient bus errors are retried (a read has no side effects).
+    public func readRegister(_ register: DRV2605Register) throws(DRV2605Error) -> UInt8 {
+        let data = try access(register, retryingTransientErrors: true) { () throws(I2CError) in
+            try self.bus.transaction(address: self.address, Self.readOperations(register))
+        }
+        guard let value = data.first?.first else {
+            throw .bus(register: register, .unsupportedTransaction(bus: bus.name, reason: "a one-byte read returned no data"), attempts: 1)
+        }
+        return value
+    }
+
+    /// Writes one configuration register; writing the same value twice is harmless, so transient
+    /// bus errors are retried. GO is written with `go()` instead.
+    public func writeRegister(_ register: DRV2605Register, _ value: UInt8) throws(DRV2605Error) {
+        try writeRegister(register, value, retryingTransientErrors: true)
+    }
+
+    /// Writes each of `writes` in order.
+    public func write(_ writes: [DRV2605RegisterWrite]) throws(DRV2605Error) {
+        for write in writes { try writeRegister(write.register, write.value) }
+    }
+
+    private func writeRegister(_ register: DRV2605Register, _ value: UInt8, retryingTransientErrors: Bool) throws(DRV2605Error) {
+        _ = try access(register, retryingTransientErrors: retryingTransientErrors) { () throws(I2CError) in
+            try self.bus.transaction(address: self.address, Self.writeOperations(register, value))
+        }
+    }
+
+    /// Sets GO, starting the sequence, calibration or diagnostics the MODE register selects.
+    ///
+    /// Not retried blindly: a transfer can fail after the chip latched the byte (the error comes
+    /// from the STOP or a late NACK), and a second GO would start the waveform again — a double
+    /// click, or a restarted calibration. After a transient error GO is read back instead: if it is
+    /// set, the first write landed; otherwise the error is thrown.
+    public func go() throws(DRV2605Error) {
+        do {
+            try writeRegister(.go, DRV2605Field.goBit.encode(1), retryingTransientErrors: false)
+        } catch {
+            guard case .bus(_, let busError, _) = error, busError.isTransient,
+                  let readBack = try? readRegister(.go), DRV2605Field.goBit.isSet(in: readBack) else { throw error }
+        }
+    }
+
+    /// Clears GO: stops a sequence, calibration or diagnostics at once. Idempotent, so retried.
+    public func stop() throws(DRV2605Error) {
+        try writeRegister(.go, 0)
+    }
+
+    /// Whether GO is still set (a sequence, calibration or diagnostics is running).
+    public func isRunning() throws(DRV2605Error) -> Bool {
+        DRV2605Field.goBit.isSet(in: try readRegister(.go))
+    }
+
+    private func access<Result>(
+        _ register: DRV2605Register,
+        retryingTransientErrors: Bool,
+        _ body: () throws(I2CError) -> Result
+    ) throws(DRV2605Error) -> Result {
+        guard isEnabled else { throw .disabled(address: address, bus: bus.name) }
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                return try body()
+            } catch {
+                guard retryingTransientErrors, error.isTransient, attempts <= retryPolicy.retries else {
+                    throw .bus(register: register, error, attempts: attempts)
+                }
+                try pause(retryPolicy.backoff)
+            }
+        }
+    }
+
+    /// Sleeps on the driver's clock.
+    func pause(_ duration: Duration) throws(DRV2605Error) {
+        do { try clock.sleep(for: duration) } catch { throw .clock("\(error)") }
+    }
+
+    // MARK: Identity and reset
+
+    /// Reads STATUS.DEVICE_ID and remembers the variant; any other id is refused.
+    @discardableResult
+    public func identify() throws(DRV2605Error) -> DRV2605Variant {
+        let status = try readRegister(.status)
+        let deviceID = DRV2605Field.deviceID.value(in: status)
+        guard let variant = DRV2605Variant(deviceID: deviceID) else {
+            throw .unknownDevice(deviceID: deviceID, address: address, bus: bus.name)
+        }
+        self.variant = variant
+        return variant
+    }
+
+    /// The variant already identified, or identifies it now.
+    public func identifiedVariant() throws(DRV2605Error) -> DRV2605Variant {
+        if let variant { return variant }
+        return try identify()
+    }
+
+    /// Sets DEV_RESET and polls until the chip clears it (every register back to its reset value).
+    public func reset(timeout: Duration = .milliseconds(100), pollInterval: Duration = .milliseconds(1)) throws(DRV2605Error) {
+        try writeRegister(.mode, DRV2605Field.deviceReset.encode(1))
+        let deadline = clock.now + timeout
+        while DRV2605Field.deviceReset.isSet(in: try readRegister(.mode)) {
+            guard clock.now < deadline else { throw .resetTimeout(timeout) }
+            try pause(pollInterval)
+        }
+    }
+
+    // MARK: Status
+
+    /// Reads STATUS.
+    public func readStatus() throws(DRV2605Error) -> DRV2605Status {
+        DRV2605Status(rawValue: try readRegister(.status))
+    }
+
+    /// Reads STATUS and throws `.faults` when OVER_TEMP or OC_DETECT is set.
+    @discardableResult
+    public func checkFaults() throws(DRV2605Error) -> DRV2605Status {
+        let status = try readStatus()
+        guard status.faults.isEmpty else { throw .faults(status.faults, status: status.rawValue) }
+        return status
+    }
+
+    /// Writes MODE: `mode`, in or out of standby.
+    public func setMode(_ mode: DRV2605Mode, standby: Bool) throws(DRV2605Error) {
+        try writeRegister(.mode, mode.registerValue(standby: standby))
+    }
+}

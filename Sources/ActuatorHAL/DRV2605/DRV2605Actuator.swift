@@ -1,0 +1,308 @@
+/// A DRV2605-class chip and its actuator as the runtime drives them: power states, budgets,
+/// ROM effects and real-time amplitude.
+///
+/// Power states: off = EN low; standby = EN high, configured, MODE.STANDBY = 1; ready = STANDBY = 0
+/// with MODE set for the `DriveMode` (internal trigger for ROM sequences, RTP for amplitude).
+/// Without an EN line the chip is always powered: `sleep()` stops at standby.
+public final class DRV2605Actuator: Actuator {
+    /// Time allowed for the chip to leave standby. The datasheet gives no figure (unverified);
+    /// Linux and Zephyr drive straight after the MODE write, so this is an allowance in the budget,
+    /// not a wait.
+    public static let standbyExitAllowance = Duration.microseconds(500)
+
+    /// The actuator's name on its board (`main`, `left`).
+    public let name: String
+    /// The chip driver underneath, for calibration, dumps and diagnostics.
+    public let driver: DRV2605
+    /// What is written to the chip at every wake.
+    public let configuration: DRV2605Configuration
+    /// The calibration restored after every power-up; set by `calibrate()` or `apply(_:)`.
+    public private(set) var calibration: DRV2605CalibrationResult?
+    /// The state the last transition left the chip in; off until the first `wake()`.
+    public private(set) var powerState: PowerState = .off
+    /// The mode the chip is prepared for while ready.
+    public private(set) var preparedMode: DriveMode?
+    /// The last transition's report.
+    public private(set) var lastTransition: PowerTransitionReport?
+    /// How many transitions took longer than their budget.
+    public private(set) var overrunCount = 0
+    /// Whether the last `wake()` found the register file changed and wrote the configuration again.
+    public private(set) var lastWakeReapplied = false
+    private let maximumContinuousDrive: Duration?
+
+    /// An actuator on `driver`, configured with `configuration` at wake; no I/O happens here.
+    public init(
+        name: String,
+        driver: DRV2605,
+        configuration: DRV2605Configuration,
+        calibration: DRV2605CalibrationResult? = nil,
+        maximumContinuousDrive: Duration? = nil
+    ) {
+        self.name = name
+        self.driver = driver
+        self.configuration = configuration
+        self.calibration = calibration
+        self.maximumContinuousDrive = maximumContinuousDrive
+    }
+
+    /// The chip's variant once identified; before the first wake a DRV2605L is assumed.
+    private var variant: DRV2605Variant { driver.variant ?? .drv2605L }
+
+    /// ROM effects (when the chip has a library), real-time amplitude (signed in open loop),
+    /// resonant frequency, and the bus cost of one RTP update.
+    public var capabilities: ActuatorCapabilities {
+        let ratings = configuration.ratings
+        return ActuatorCapabilities(
+            kind: ratings.kind,
+            romLibrary: configuration.effectiveLibrary(on: variant),
+            supportsRealtimeAmplitude: true,
+            supportsSignedAmplitude: ratings.loop == .open,
+            supportsPCM: false,
+            resonantFrequency: ratings.kind == .lra ? ratings.resonantFrequency : nil,
+            frequencyAdjustable: ratings.kind == .lra && ratings.loop == .open,
+            amplitudeUpdateCost: driver.wireTime(writes: 1),
+            maximumContinuousDrive: maximumContinuousDrive
+        )
+    }
+
+    // MARK: Budgets
+
+    /// Configuration writes for this chip (stored calibration included).
+    private var configurationWriteCount: Int {
+        (try? DRV2605RegisterValues(configuration: configuration, variant: variant, calibration: calibration))?.writes.count ?? 0
+    }
+
+    /// The writes that stop output: GO ← 0 and RTP_INPUT ← 0.
+    private static let stopWriteCount = 2
+
+    /// Datasheet delays (250 µs after EN; the standby-exit allowance) plus the wire time of the
+    /// transition's register accesses at the bus speed, in the worst case (wake re-applying everything).
+    public func budget(for transition: PowerTransition) -> Duration {
+        switch transition {
+        case .wake:
+            // EN settle, STATUS read, read-back of every configuration register, and in the worst
+            // case MODE ← 0x00, the configuration, MODE ← 0x40.
+            let count = configurationWriteCount
+            return DRV2605.enableSettleTime + driver.wireTime(reads: 1 + count, writes: count + 2)
+        case .prepare:
+            return Self.standbyExitAllowance + driver.wireTime(writes: Self.stopWriteCount + 1)
+        case .standby, .sleep:
+            return driver.wireTime(writes: Self.stopWriteCount + 1)
+        }
+    }
+
+    // MARK: Power transitions
+
+    @discardableResult
+    public func wake() throws -> PowerTransitionReport {
+        guard powerState == .off else { return unchanged(.wake) }
+        return try measure(.wake, to: .standby, budget: budget(for: .wake)) { () throws(DRV2605Error) in
+            do throws(DRV2605Error) {
+                lastWakeReapplied = try driver.initialize(configuration, calibration: calibration)
+            } catch {
+                // A chip that cannot be configured must not stay powered half-set-up.
+                try? driver.disable()
+                throw error
+            }
+            preparedMode = nil
+        }
+    }
+
+    @discardableResult
+    public func prepare(for mode: DriveMode) throws -> PowerTransitionReport {
+        if powerState == .ready, preparedMode == mode { return unchanged(.prepare) }
+        guard mode != .pcm else { throw DRV2605Error.unsupported(variant: variant, "drive an actuator as PCM audio") }
+        let start = driver.clock.now
+        let from = powerState
+        var budget = self.budget(for: .prepare)
+        if powerState == .off {
+            budget += self.budget(for: .wake)
+            try wake()
+        }
+        if mode == .romSequence, configuration.effectiveLibrary(on: variant) == nil {
+            throw DRV2605Error.unsupported(variant: variant, "play ROM effects (it has RAM, not a ROM library)")
+        }
+        return try measure(.prepare, from: from, start: start, to: .ready, budget: budget) { () throws(DRV2605Error) in
+            switch mode {
+            case .romSequence:
+                try driver.stop()
+                try driver.setMode(.internalTrigger, standby: false)
+            case .realtimeAmplitude:
+                try driver.writeRegister(.realtimeInput, try silentRealtimeValue())
+                try driver.setMode(.realtimePlayback, standby: false)
+            case .pcm:
+                break
+            }
+            preparedMode = mode
+        }
+    }
+
+    @discardableResult
+    public func standby() throws -> PowerTransitionReport {
+        guard powerState == .ready else { return unchanged(.standby) }
+        return try measure(.standby, to: .standby, budget: budget(for: .standby)) { () throws(DRV2605Error) in
+            try stopOutput()
+            try driver.setMode(.internalTrigger, standby: true)
+            preparedMode = nil
+        }
+    }
+
+    @discardableResult
+    public func sleep() throws -> PowerTransitionReport {
+        guard powerState != .off else { return unchanged(.sleep) }
+        let target: PowerState = driver.enableLine == nil ? .standby : .off
+        return try measure(.sleep, to: target, budget: budget(for: .sleep)) { () throws(DRV2605Error) in
+            // EN goes low even when the bus fails: that alone stops the output.
+            var busError: DRV2605Error?
+            do throws(DRV2605Error) {
+                try stopOutput()
+                try driver.setMode(.internalTrigger, standby: true)
+            } catch {
+                busError = error
+            }
+            try driver.disable()
+            preparedMode = nil
+            if let busError { throw busError }
+        }
+    }
+
+    // MARK: Output
+
+    /// Validates `effects` (before any bus traffic), prepares for ROM playback if needed, loads the
+    /// sequencer and sets GO. On any failure the output is stopped before the error is rethrown.
+    public func play(effects: [SequencerStep]) throws {
+        let sequence = try DRV2605Sequence.validated(effects)
+        try stoppingOnFailure {
+            try prepare(for: .romSequence)
+            try driver.play(sequence)
+        }
+    }
+
+    /// Writes RTP_INPUT, preparing for real-time playback if needed. Negative values drive in
+    /// antiphase in open loop and are clamped to 0 in closed loop. On failure the output is stopped first.
+    public func setAmplitude(_ amplitude: Double) throws {
+        let value = try DRV2605RealtimeValue.register(
+            amplitude: amplitude,
+            format: configuration.realtimeFormat,
+            allowsNegative: capabilities.supportsSignedAmplitude
+        )
+        try stoppingOnFailure {
+            try prepare(for: .realtimeAmplitude)
+            try driver.writeRegister(.realtimeInput, value)
+        }
+    }
+
+    /// GO ← 0 and RTP_INPUT ← 0, keeping the power state and mode.
+    public func stop() throws {
+        guard powerState != .off else { return }
+        try stopOutput()
+    }
+
+    /// STATUS and GO; off reports without bus traffic. OVER_TEMP, OC_DETECT and DIAG_RESULT become faults.
+    public func status() throws -> ActuatorStatus {
+        guard powerState != .off else { return ActuatorStatus(powerState: .off, isPlaying: false, faults: []) }
+        let status = try driver.readStatus()
+        var faults = status.faults
+        if status.diagnosticFailed { faults.insert(.diagnosticFailed) }
+        return ActuatorStatus(powerState: powerState, isPlaying: try driver.isRunning(), faults: faults)
+    }
+
+    // MARK: Calibration and diagnostics
+
+    /// Runs auto-calibration (waking the chip if needed), keeps the result for later wakes and
+    /// returns it for storage. Leaves the chip in standby.
+    @discardableResult
+    public func calibrate() throws -> DRV2605CalibrationResult {
+        try wake()
+        let result = try inStandbyAfterwards { () throws(DRV2605Error) in try driver.calibrate(configuration) }
+        calibration = result
+        return result
+    }
+
+    /// Restores a stored calibration: written now if the chip is powered, and after every wake.
+    public func apply(_ calibration: DRV2605CalibrationResult) throws {
+        self.calibration = calibration
+        guard powerState != .off else { return }
+        try driver.apply(calibration)
+    }
+
+    /// Runs the chip's actuator diagnostics (waking it if needed); throws `.diagnosticsFailed`.
+    public func runDiagnostics() throws {
+        try wake()
+        _ = try inStandbyAfterwards { () throws(DRV2605Error) in try driver.runDiagnostics() }
+    }
+
+    // MARK: Internals
+
+    private func silentRealtimeValue() throws(DRV2605Error) -> UInt8 {
+        try DRV2605RealtimeValue.register(amplitude: 0, format: configuration.realtimeFormat, allowsNegative: true)
+    }
+
+    private func stopOutput() throws(DRV2605Error) {
+        try driver.stop()
+        try driver.writeRegister(.realtimeInput, try silentRealtimeValue())
+    }
+
+    /// Runs `body`; on any error tries to stop the output — over the bus, or failing that by
+    /// dropping EN — before rethrowing.
+    private func stoppingOnFailure(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            do {
+                try stopOutput()
+            } catch {
+                if driver.enableLine != nil, (try? driver.disable()) != nil {
+                    powerState = .off
+                    preparedMode = nil
+                }
+            }
+            throw error
+        }
+    }
+
+    /// Calibration and diagnostics end with the chip in standby whatever the outcome.
+    private func inStandbyAfterwards<Result>(_ body: () throws(DRV2605Error) -> Result) throws(DRV2605Error) -> Result {
+        defer {
+            if powerState != .off {
+                powerState = .standby
+                preparedMode = nil
+            }
+        }
+        return try body()
+    }
+
+    private func unchanged(_ transition: PowerTransition) -> PowerTransitionReport {
+        PowerTransitionReport(transition: transition, from: powerState, to: powerState, elapsed: .zero, budget: .zero)
+    }
+
+    private func measure(_ transition: PowerTransition, to target: PowerState, budget: Duration, _ body: () throws(DRV2605Error) -> Void) throws(DRV2605Error) -> PowerTransitionReport {
+        try measure(transition, from: powerState, start: driver.clock.now, to: target, budget: budget, body)
+    }
+
+    /// Runs a transition's body, measures it on the driver's clock from `start`, and records the report.
+    private func measure(
+        _ transition: PowerTransition,
+        from: PowerState,
+        start: MonotonicInstant,
+        to target: PowerState,
+        budget: Duration,
+        _ body: () throws(DRV2605Error) -> Void
+    ) throws(DRV2605Error) -> PowerTransitionReport {
+        do {
+            try body()
+        } catch {
+            // EN low after a failure (wake gave up, sleep dropped it) means the chip is off.
+            if driver.enableLine != nil, !driver.isEnabled {
+                powerState = .off
+                preparedMode = nil
+            }
+            throw error
+        }
+        powerState = target
+        let report = PowerTransitionReport(transition: transition, from: from, to: target, elapsed: driver.clock.now - start, budget: budget)
+        lastTransition = report
+        if report.overran { overrunCount += 1 }
+        return report
+    }
+}

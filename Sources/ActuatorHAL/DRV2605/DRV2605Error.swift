@@ -1,0 +1,70 @@
+/// Everything the DRV2605 driver can fail with. Bus faults keep the `I2CError` (and so errno).
+public enum DRV2605Error: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A register access failed on the bus (after `attempts` tries; transient errors are retried).
+    case bus(register: DRV2605Register, I2CError, attempts: Int)
+    /// STATUS.DEVICE_ID is not a DRV2604/2604L/2605/2605L.
+    case unknownDevice(deviceID: UInt8, address: I2CAddress, bus: String)
+    /// A register access was attempted while the driver holds EN low; the bus was not touched.
+    case disabled(address: I2CAddress, bus: String)
+    /// Driving the EN line failed.
+    case enableLine(GPIOError)
+    /// The clock could not sleep (only a real clock interrupted by the system can fail).
+    case clock(String)
+    /// DEV_RESET did not clear within the timeout.
+    case resetTimeout(Duration)
+    /// GO did not clear within the bound derived from AUTO_CAL_TIME.
+    case calibrationTimeout(Duration)
+    /// Auto-calibration finished with STATUS.DIAG_RESULT set (actuator missing, wrong ratings).
+    case calibrationFailed(status: UInt8)
+    /// Diagnostics did not finish within the timeout.
+    case diagnosticsTimeout(Duration)
+    /// Diagnostics finished with STATUS.DIAG_RESULT set: actuator open or shorted.
+    case diagnosticsFailed(status: UInt8)
+    /// STATUS reports faults (OVER_TEMP, OC_DETECT): the output stage shut down.
+    case faults(Set<ActuatorFault>, status: UInt8)
+    /// The sequencer steps cannot be played.
+    case invalidSequence(DRV2605SequenceError)
+    /// The actuator ratings cannot be turned into register values.
+    case invalidRatings(DRV2605RatingsError)
+    /// The identified chip cannot do what the configuration asks (e.g. a ROM library on a DRV2604).
+    case unsupported(variant: DRV2605Variant, String)
+    /// A real-time amplitude that is not a number.
+    case invalidAmplitude(Double)
+
+    public var description: String {
+        switch self {
+        case .bus(let register, let error, let attempts):
+            let tries = attempts == 1 ? "" : " after \(attempts) attempts"
+            return "DRV2605 register \(register)\(tries): \(error)"
+        case .unknownDevice(let id, let address, let bus):
+            return "the device at \(address) on \(bus) reports DEVICE_ID \(id), which is not a DRV2604/DRV2604L (4, 6) or DRV2605/DRV2605L (3, 7)"
+        case .disabled(let address, let bus):
+            return "the DRV2605 at \(address) on \(bus) has EN low: wake it before accessing registers"
+        case .enableLine(let error):
+            return "DRV2605 EN line: \(error)"
+        case .clock(let reason):
+            return "clock sleep failed: \(reason)"
+        case .resetTimeout(let timeout):
+            return "DRV2605 DEV_RESET did not clear within \(timeout)"
+        case .calibrationTimeout(let timeout):
+            return "DRV2605 auto-calibration did not finish within \(timeout) (GO still set)"
+        case .calibrationFailed(let status):
+            return "DRV2605 auto-calibration failed (DIAG_RESULT set, STATUS \(hexByte(status))): check the actuator wiring and ratings"
+        case .diagnosticsTimeout(let timeout):
+            return "DRV2605 diagnostics did not finish within \(timeout)"
+        case .diagnosticsFailed(let status):
+            return "DRV2605 diagnostics failed (DIAG_RESULT set, STATUS \(hexByte(status))): actuator open or shorted"
+        case .faults(let faults, let status):
+            let names = faults.map(\.rawValue).sorted().joined(separator: ", ")
+            return "DRV2605 reports \(names) (STATUS \(hexByte(status)))"
+        case .invalidSequence(let error):
+            return "invalid sequence: \(error)"
+        case .invalidRatings(let error):
+            return "invalid actuator ratings: \(error)"
+        case .unsupported(let variant, let what):
+            return "\(variant) cannot \(what)"
+        case .invalidAmplitude(let amplitude):
+            return "amplitude \(amplitude) is not a number in −1…1"
+        }
+    }
+}

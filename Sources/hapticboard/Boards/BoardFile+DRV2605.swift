@@ -1,0 +1,84 @@
+import ActuatorHAL
+
+extension BoardFile {
+    /// The DRV2605 configuration of actuator `index`: devicetree millivolts become volts, and every
+    /// value the chip cannot take is an error located at its key (`actuators[0].vib-rated-mv`).
+    func drv2605Configuration(forActuatorAt index: Int) throws(BoardFileError) -> DRV2605Configuration {
+        let actuator = description.actuators[index]
+        let path = BoardKeyPath().appending("actuators").appending(index)
+        func key(_ name: ActuatorDescription.CodingKeys) -> BoardKeyPath { path.appending(name.stringValue) }
+
+        let kind: ActuatorKind
+        switch actuator.actuatorMode.uppercased() {
+        case "LRA": kind = .lra
+        case "ERM": kind = .erm
+        default: throw problem(at: key(.actuatorMode), "expected LRA or ERM, not '\(actuator.actuatorMode)'")
+        }
+        let loop: DRV2605Loop
+        switch actuator.loop?.lowercased() ?? "closed" {
+        case "closed": loop = .closed
+        case "open": loop = .open
+        default: throw problem(at: key(.loop), "expected closed or open, not '\(actuator.loop ?? "")'")
+        }
+        var library: ROMLibrary?
+        if let librarySel = actuator.librarySel {
+            guard let value = UInt8(exactly: librarySel), let selected = ROMLibrary(rawValue: value) else {
+                throw problem(at: key(.librarySel), "expected a library number 0–7, not \(librarySel)")
+            }
+            library = selected
+        }
+        let brakeFactor = try fieldValue(actuator.feedbackBrakeFactor, default: 3, maximum: 7, key(.feedbackBrakeFactor))
+        let loopGain = try fieldValue(actuator.loopGain, default: 1, maximum: 3, key(.loopGain))
+
+        let configuration = DRV2605Configuration(
+            ratings: DRV2605Ratings(
+                kind: kind,
+                loop: loop,
+                ratedVoltage: Double(actuator.vibRatedMillivolts) / 1000,
+                overdriveVoltage: Double(actuator.vibOverdriveMillivolts) / 1000,
+                resonantFrequency: actuator.resonantFrequencyHz
+            ),
+            library: library,
+            brakeFactor: brakeFactor,
+            loopGain: loopGain
+        )
+        // Check the ratings now, against the chip the board names, so a bad value points at its key.
+        let variant = DRV2605Variant.allCases.first { "ti,\($0.rawValue.lowercased())" == actuator.compatible } ?? .drv2605L
+        do {
+            _ = try DRV2605RegisterValues(configuration: configuration, variant: variant)
+        } catch {
+            throw problem(at: key(Self.key(for: error)), "\(error)")
+        }
+        return configuration
+    }
+
+    /// The board key a configuration error is about.
+    private static func key(for error: DRV2605Error) -> ActuatorDescription.CodingKeys {
+        switch error {
+        case .invalidRatings(.invalidVoltage(let name, _)):
+            return name == "overdrive voltage" ? .vibOverdriveMillivolts : .vibRatedMillivolts
+        case .invalidRatings(.missingResonantFrequency), .invalidRatings(.invalidResonantFrequency),
+             .invalidRatings(.frequencyTooHighForSampleTime):
+            return .resonantFrequencyHz
+        case .invalidRatings(.unsupportedKind):
+            return .actuatorMode
+        case .unsupported:
+            return .librarySel
+        default:
+            return .compatible
+        }
+    }
+
+    private func fieldValue(
+        _ value: Int?,
+        default defaultValue: UInt8,
+        maximum: UInt8,
+        _ keyPath: BoardKeyPath
+    ) throws(BoardFileError) -> UInt8 {
+        guard let value else { return defaultValue }
+        guard let byte = UInt8(exactly: value), byte <= maximum else {
+            throw problem(at: keyPath, "expected 0–\(maximum), not \(value)")
+        }
+        return byte
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// `hapticboard probe`: finds the board's DRV260x chips and prints what they are.
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Find the board's DRV260x haptic drivers and print bus, address, variant, DEVICE_ID and status.",
+        discussion: """
+        Each chip is powered up (EN high, then the datasheet's 250 µs) and its STATUS register read: \
+        DEVICE_ID names the variant (3 DRV2605, 4 DRV2604, 6 DRV2604L, 7 DRV2605L); DIAG_RESULT, \
+        FB_STS, OVER_TEMP and OC_DETECT are printed as flags. Nothing is written to the chip.
+        """
+    )
+
+    @OptionGroup var options: BoardOptions
+
+    func run() throws {
+        let board = try BoardChips.open(board: options.board)
+        var reports: [ProbeReport] = []
+        for chip in board.chips { reports.append(try ProbeReport.probe(chip)) }
+        try options.print(board: board.boardName, reports, text: \.text)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+@testable import hapticboard
+
+final class ProbeAndRegistersTests: XCTestCase {
+    /// The package root, found from this file's path so the tests run from any directory.
+    private let boards = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Boards")
+
+    private func json<Report: Encodable>(_ reports: [Report]) throws -> [String: Any] {
+        let data = try JSONEncoder().encode(ChipsDocument(board: "sim", chips: reports))
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func testCommandsParseWithSimAsTheDefaultBoard() throws {
+        let probe = try XCTUnwrap(HapticBoardCommand.parseAsRoot(["probe", "--json"]) as? ProbeCommand)
+        XCTAssertEqual(probe.options.board, "sim")
+        XCTAssertTrue(probe.options.json)
+        let registers = try XCTUnwrap(HapticBoardCommand.parseAsRoot(["registers", "--board", "cm4"]) as? RegistersCommand)
+        XCTAssertEqual(registers.options.board, "cm4")
+        XCTAssertFalse(registers.options.json)
+    }
+
+    func testProbeJSONShowsTheSimulatedDRV2605L() throws {
+        let board = try BoardChips.open(board: "sim")
+        XCTAssertEqual(board.chips.count, 1)
+        let report = try ProbeReport.probe(board.chips[0])
+        let document = try json([report])
+        let chip = try XCTUnwrap((document["chips"] as? [[String: Any]])?.first)
+        XCTAssertEqual(chip["deviceID"] as? Int, 7)
+        XCTAssertEqual(chip["variant"] as? String, "DRV2605L")
+        XCTAssertEqual(chip["address"] as? String, "0x5A")
+        XCTAssertEqual(chip["bus"] as? String, "sim")
+        XCTAssertEqual((chip["status"] as? [String: Any])?["value"] as? String, "0xE0")
+        XCTAssertTrue(report.text.contains("DRV2605L (DEVICE_ID 7) at 0x5A on sim"))
+    }
+
+    func testRegistersJSONIsANamedDecodedDump() throws {
+        let board = try BoardChips.open(board: "sim")
+        let report = try RegisterReport.read(board.chips[0])
+        XCTAssertEqual(report.registers.count, 0x23)
+        let document = try json([report])
+        let chip = try XCTUnwrap((document["chips"] as? [[String: Any]])?.first)
+        let registers = try XCTUnwrap(chip["registers"] as? [[String: Any]])
+        let status = try XCTUnwrap(registers.first)
+        XCTAssertEqual(status["name"] as? String, "STATUS")
+        XCTAssertEqual(status["address"] as? String, "0x00")
+        let deviceID = (status["fields"] as? [[String: Any]])?.first
+        XCTAssertEqual(deviceID?["name"] as? String, "DEVICE_ID")
+        XCTAssertEqual(deviceID?["value"] as? Int, 7)
+        let control2 = try XCTUnwrap(registers.first { $0["name"] as? String == "CONTROL2" })
+        XCTAssertEqual(control2["value"] as? String, "0xF5")
+        XCTAssertTrue(report.text.contains("0x1C CONTROL2          0xF5  BIDIR_INPUT=1 BRAKE_STABILIZER=1 SAMPLE_TIME=3"))
+    }
+
+    func testTheSimBoardFileOpensASimulatedChip() throws {
+        let board = try BoardChips.open(board: boards.appendingPathComponent("sim.yml").path)
+        XCTAssertEqual(board.boardName, "sim")
+        XCTAssertEqual(board.chips.map(\.name), ["main"])
+        XCTAssertEqual(try ProbeReport.probe(board.chips[0]).deviceID, 7)
+    }
+
+    func testALinuxBoardFileSaysTheLinuxImplementationOpensItsBus() {
+        XCTAssertThrowsError(try BoardChips.open(board: boards.appendingPathComponent("raspberry-pi-4-drv2605l.yml").path)) { error in
+            guard case .linuxBusUnavailable(let board, let device)? = error as? BoardChipsError else { return XCTFail("\(error)") }
+            XCTAssertEqual(board, "raspberry-pi-4-drv2605l")
+            XCTAssertEqual(device, "/dev/i2c-1")
+        }
+        XCTAssertThrowsError(try BoardChips.open(board: boards.appendingPathComponent("cm4-dual-drv2605l-tca9548a.yml").path)) { error in
+            XCTAssertTrue("\(error)".contains("/dev/i2c-1"), "\(error)")
+        }
+    }
+
+    func testUnknownBoardsAndBadFilesAreClearErrors() throws {
+        XCTAssertThrowsError(try BoardChips.open(board: "no-such-board")) { error in
+            XCTAssertTrue("\(error)".contains("Boards/no-such-board.yml"), "\(error)")
+        }
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("hapticboard-bad-\(UUID().uuidString).yml")
+        try "board: x\nbuses: []\nactuators: 3\n".write(to: bad, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: bad) }
+        XCTAssertThrowsError(try BoardChips.open(board: bad.path)) { error in
+            guard case .boardFile(let fileError)? = error as? BoardChipsError else { return XCTFail("\(error)") }
+            XCTAssertEqual(fileError.line, 3)
+        }
+    }
+}

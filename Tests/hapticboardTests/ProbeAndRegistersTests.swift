@@ -61,14 +61,24 @@ final class ProbeAndRegistersTests: XCTestCase {
         XCTAssertEqual(try ProbeReport.probe(board.chips[0]).deviceID, 7)
     }
 
-    func testALinuxBoardFileSaysTheLinuxImplementationOpensItsBus() {
+    func testALinuxBoardFileOpensItsI2CDevNode() {
+        // No /dev/i2c-1 on the build machine: the typed error names the node and errno.
         XCTAssertThrowsError(try BoardChips.open(board: boards.appendingPathComponent("raspberry-pi-4-drv2605l.yml").path)) { error in
-            guard case .linuxBusUnavailable(let board, let device)? = error as? BoardChipsError else { return XCTFail("\(error)") }
-            XCTAssertEqual(board, "raspberry-pi-4-drv2605l")
-            XCTAssertEqual(device, "/dev/i2c-1")
+            guard case .bus(.open(let path, let errno))? = error as? BoardChipsError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, "/dev/i2c-1")
+            XCTAssertEqual(errno, .noSuchFileOrDirectory)
         }
         XCTAssertThrowsError(try BoardChips.open(board: boards.appendingPathComponent("cm4-dual-drv2605l-tca9548a.yml").path)) { error in
             XCTAssertTrue("\(error)".contains("/dev/i2c-1"), "\(error)")
+        }
+    }
+
+    func testABadEnableLineIsReportedAtItsKey() throws {
+        let text = try String(contentsOf: boards.appendingPathComponent("raspberry-pi-4-drv2605l.yml"), encoding: .utf8)
+            .replacingOccurrences(of: "enable-gpios: GPIO17", with: "enable-gpios: gpiochip0:x")
+        let file = try BoardFile.parse(text, path: "pi.yml")
+        XCTAssertThrowsError(try BoardChips.open(file)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("pi.yml:17:5: actuators[0].enable-gpios: "), "\(error)")
         }
     }
 

@@ -1,3 +1,4 @@
+import ActuatorHAL
 import Foundation
 
 /// What a well-formed board file must satisfy beyond its shape: names that resolve, values in the
@@ -109,7 +110,11 @@ struct BoardRules {
         check(actuator.reg == Self.hapticDriverAddress, "reg",
               "a DRV260x answers only at \(Self.hex(Self.hapticDriverAddress)), not \(Self.hex(actuator.reg)); put several behind a TCA9548A")
         if let enable = actuator.enableGPIOs {
-            check(!enable.trimmingCharacters(in: .whitespaces).isEmpty, "enable-gpios", "expected a line name such as GPIO17 or chip:offset such as gpiochip0:17")
+            do {
+                _ = try GPIOLineSpecifier(parsing: enable)
+            } catch {
+                check(false, "enable-gpios", "\(error); expected a line name such as GPIO17 or chip:offset such as gpiochip0:17")
+            }
         }
 
         let isLRA = actuator.actuatorMode == "LRA"

@@ -20,8 +20,10 @@ enum BoardChipsError: Error, CustomStringConvertible {
     case boardNotFound(String, searched: [String])
     /// The board file is wrong (located by file, line, column and key).
     case boardFile(BoardFileError)
-    /// This build cannot open a Linux i2c-dev bus.
-    case linuxBusUnavailable(board: String, device: String)
+    /// An i2c-dev bus or a multiplexer on it could not be opened.
+    case bus(I2CError)
+    /// An enable line could not be requested.
+    case enableLine(actuator: String, GPIOError)
 
     var description: String {
         switch self {
@@ -29,8 +31,10 @@ enum BoardChipsError: Error, CustomStringConvertible {
             return "no board '\(name)': not 'sim' and no file at \(searched.joined(separator: " or "))"
         case .boardFile(let error):
             return "\(error)"
-        case .linuxBusUnavailable(let board, let device):
-            return "board \(board) uses the Linux I2C bus \(device), which is opened by the Linux implementation (LinuxI2CBus), not available in this build; use --board sim"
+        case .bus(let error):
+            return "\(error)"
+        case .enableLine(let actuator, let error):
+            return "actuator \(actuator): cannot request its enable line: \(error)"
         }
     }
 }
@@ -56,32 +60,32 @@ struct BoardChips {
     }
 
     /// Opens the DRV260x chips (`compatible: ti,drv260…`) a board file lists, each with its
-    /// configuration. A bus whose device is `sim` is a simulated board with one chip.
+    /// configuration. A bus whose device is `sim` is a simulated board with one chip; any other
+    /// bus is a Linux i2c-dev node, opened once however many chips and muxes sit on it.
     static func open(_ file: BoardFile) throws(BoardChipsError) -> BoardChips {
+        if let problem = BoardRules(file: file).problems().first { throw .boardFile(problem) }
         let description = file.description
+        var hardware = LinuxBoardHardware()
         var chips: [OpenedChip] = []
         var simulatedBoards: [SimulatedBoard] = []
         for (index, actuator) in description.actuators.enumerated() where actuator.compatible.hasPrefix("ti,drv260") {
             let configuration: DRV2605Configuration
             do { configuration = try file.drv2605Configuration(forActuatorAt: index) } catch { throw .boardFile(error) }
-            let busName = actuator.bus ?? description.muxes.first { $0.name == actuator.mux }?.bus
-            let bus = description.buses.first { $0.name == busName }
-            guard bus?.device == BuiltInBoard.simName else {
-                _ = try openLinuxI2CBus(device: bus?.device ?? busName ?? "(no bus)", board: description.board)
-                continue
+            let mux = description.muxes.first { $0.name == actuator.mux }
+            guard let bus = description.buses.first(where: { $0.name == (actuator.bus ?? mux?.bus) }) else {
+                throw .boardFile(file.problem(at: BoardKeyPath([.key("actuators"), .index(index)]), "the chip's bus is not defined"))
             }
-            let simulated = SimulatedBoard(speedHz: bus?.clockFrequency ?? 400_000)
-            simulatedBoards.append(simulated)
-            let driver = DRV2605(bus: simulated.bus, address: SimulatedBoard.chipAddress, enableLine: simulated.enableLine, clock: simulated.clock)
+            let driver: DRV2605
+            if bus.device == BuiltInBoard.simName {
+                let simulated = SimulatedBoard(speedHz: bus.clockFrequency)
+                simulatedBoards.append(simulated)
+                driver = DRV2605(bus: simulated.bus, address: SimulatedBoard.chipAddress, enableLine: simulated.enableLine, clock: simulated.clock)
+            } else {
+                driver = try hardware.driver(for: actuator, at: index, on: bus, behind: mux, in: file)
+            }
             chips.append(OpenedChip(name: actuator.name, driver: driver, configuration: configuration))
         }
         return BoardChips(boardName: description.board, chips: chips, simulatedBoards: simulatedBoards)
-    }
-
-    /// The seam where the Linux implementation plugs in: opening `/dev/i2c-N` (and, behind it, the
-    /// board's muxes and EN lines) belongs to `LinuxI2CBus`, which this build does not include.
-    static func openLinuxI2CBus(device: String, board: String) throws(BoardChipsError) -> any I2CBus {
-        throw .linuxBusUnavailable(board: board, device: device)
     }
 
     /// A path as given, else `Boards/<name>.yml` under the current directory.

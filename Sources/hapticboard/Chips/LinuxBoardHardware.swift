@@ -1,0 +1,74 @@
+import ActuatorHAL
+
+/// The real devices behind a board file: i2c-dev buses, TCA9548A switches on them and EN lines
+/// through libgpiod. Each bus and switch is opened once and shared by every chip on it, because
+/// two file descriptors on one adapter would not serialise a switch select with its access.
+struct LinuxBoardHardware {
+    private var buses: [String: LinuxI2CBus] = [:]
+    private var muxes: [String: TCA9548A] = [:]
+    private let clock = SystemMonotonicClock()
+
+    /// A driver for `actuator` (entry `index` of `file`), on `bus` or on its channel of `mux`.
+    mutating func driver(
+        for actuator: ActuatorDescription, at index: Int, on bus: BusDescription, behind mux: MuxDescription?, in file: BoardFile
+    ) throws(BoardChipsError) -> DRV2605 {
+        let path = BoardKeyPath([.key("actuators"), .index(index)])
+        let parent = try linuxBus(bus)
+        let chipBus: any I2CBus
+        if let mux {
+            guard let channel = actuator.muxChannel else {
+                throw .boardFile(file.problem(at: path, "a chip behind a mux needs 'mux-channel' (0...7)"))
+            }
+            let muxIndex = file.description.muxes.firstIndex { $0.name == mux.name } ?? 0
+            guard let muxAddress = I2CAddress(mux.reg) else {
+                throw .boardFile(file.problem(at: BoardKeyPath([.key("muxes"), .index(muxIndex), .key("reg")]), "\(mux.reg) is not a 7-bit I2C address"))
+            }
+            do {
+                chipBus = try self.mux(mux.name, at: muxAddress, on: parent).channel(channel)
+            } catch {
+                throw .boardFile(file.problem(at: path.appending("mux-channel"), "\(error)"))
+            }
+        } else {
+            chipBus = parent
+        }
+        guard let address = I2CAddress(actuator.reg) else {
+            throw .boardFile(file.problem(at: path.appending("reg"), "\(actuator.reg) is not a 7-bit I2C address"))
+        }
+        return DRV2605(bus: chipBus, address: address, enableLine: try enableLine(of: actuator, at: path, in: file), clock: clock)
+    }
+
+    private mutating func linuxBus(_ description: BusDescription) throws(BoardChipsError) -> LinuxI2CBus {
+        if let open = buses[description.name] { return open }
+        do {
+            let bus = try LinuxI2CBus(path: description.device, speedHz: description.clockFrequency)
+            buses[description.name] = bus
+            return bus
+        } catch {
+            throw .bus(error)
+        }
+    }
+
+    private mutating func mux(_ name: String, at address: I2CAddress, on parent: LinuxI2CBus) throws(TCA9548AError) -> TCA9548A {
+        if let open = muxes[name] { return open }
+        let mux = try TCA9548A(parent: parent, address: address)
+        muxes[name] = mux
+        return mux
+    }
+
+    /// EN starts low: the chip is off until the driver wakes it, so opening a board never makes
+    /// a motor move.
+    private func enableLine(of actuator: ActuatorDescription, at path: BoardKeyPath, in file: BoardFile) throws(BoardChipsError) -> (any DigitalOutput)? {
+        guard let text = actuator.enableGPIOs else { return nil }
+        let line: GPIOLineSpecifier
+        do {
+            line = try GPIOLineSpecifier(parsing: text)
+        } catch {
+            throw .boardFile(file.problem(at: path.appending("enable-gpios"), "\(error)"))
+        }
+        do {
+            return try LinuxGPIOOutput(line, initialLevel: .low)
+        } catch {
+            throw .enableLine(actuator: actuator.name, error)
+        }
+    }
+}

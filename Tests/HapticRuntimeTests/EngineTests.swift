@@ -124,3 +124,30 @@ final class EngineTests: XCTestCase {
         }
     }
 }
+
+final class EngineDriveFrequencyTests: XCTestCase {
+    func testSharpnessSetsTheOpenLoopDriveFrequency() throws {
+        let openLoop = DRV2605Configuration(ratings: DRV2605Ratings(kind: .lra, loop: .open, ratedVoltage: 2.0, overdriveVoltage: 2.8, resonantFrequency: 175))
+        let rig = EngineRig(configuration: openLoop)
+        try rig.engine.start()
+        let pattern = HapticPattern(events: [TestPatterns.continuous(duration: 0.1, sharpness: 1), TestPatterns.continuous(at: 0.2, duration: 0.1, sharpness: 0)])
+        try rig.engine.makePlayer(with: pattern).start(atTime: 1.0)
+        rig.run(until: 2)
+        let sharp = try XCTUnwrap(rig.board.chip.drive.level(at: .at(1.05)).frequency)
+        let dull = try XCTUnwrap(rig.board.chip.drive.level(at: .at(1.25)).frequency)
+        // 175 Hz × (0.8 + 0.4 × sharpness), within one OL_LRA_PERIOD step.
+        XCTAssertEqual(sharp, 210, accuracy: 2)
+        XCTAssertEqual(dull, 140, accuracy: 2)
+        XCTAssertEqual(rig.scheduler.metrics.errors, 0)
+    }
+
+    func testClosedLoopRefusesADriveFrequency() throws {
+        let rig = EngineRig()
+        XCTAssertThrowsError(try rig.actuator.setDriveFrequency(200)) { error in
+            XCTAssertEqual(error as? ActuatorError, .unsupported(actuator: "main", operation: "setting the drive frequency (200.0 Hz)"))
+        }
+        XCTAssertThrowsError(try rig.actuator.writePCM([0, 1])) { error in
+            XCTAssertEqual("\(error)", "actuator main does not support PCM output (2 samples)")
+        }
+    }
+}

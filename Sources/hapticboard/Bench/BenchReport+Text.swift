@@ -7,19 +7,20 @@ extension BenchReport {
         let config = configuration
         lines.append("hapticboard bench: \(config.count) deadlines \(Self.number(config.periodMilliseconds)) ms apart, "
             + "\(config.loadThreads) busy thread(s) under load, \(config.cores) cores")
-        lines.append("timing thread: \(config.timingThread)")
+        lines.append("timing thread: \(config.timingThread); spin window at the end \(Self.number(config.spinWindowMicroseconds)) µs")
         lines.append("")
         lines.append("(a) lateness on the same periodic deadlines, µs (callback start − deadline)")
         lines += TextTable(
-            header: ["condition", "method", "p50", "p99", "max", "p99 ÷ scheduler", "missing"],
+            header: ["condition", "method", "p50", "p99", "max", "p99 ÷ scheduler", "missing", "host steal ms"],
             rows: lateness.map {
                 [$0.condition, $0.method, Self.number($0.p50Microseconds), Self.number($0.p99Microseconds),
-                 Self.number($0.maxMicroseconds), Self.number($0.p99RatioToScheduler) + "×", String($0.missing)]
+                 Self.number($0.maxMicroseconds), Self.number($0.p99RatioToScheduler) + "×", String($0.missing),
+                 $0.hostStealMilliseconds.map(Self.number) ?? "-"]
             },
             textColumns: 2
         ).lines
         lines.append("")
-        lines.append("(b) zero-cost action requested for \"now\" until it runs, µs (\(overhead.first?.samples ?? 0) requests, one at a time)")
+        lines.append("(b) zero-cost action requested for \"now\" until it runs, µs (\(overhead.first?.samples ?? 0) requests, 1 ms apart)")
         lines += TextTable(
             header: ["method", "p50", "p99", "max"],
             rows: overhead.map { [$0.method, Self.number($0.p50Microseconds), Self.number($0.p99Microseconds), Self.number($0.maxMicroseconds)] }

@@ -9,6 +9,8 @@ struct BenchReport: Encodable {
         var cores: Int
         /// What the timing thread's real-time set-up achieved, in words.
         var timingThread: String
+        /// The scheduler's adaptive spin window at the end of the run.
+        var spinWindowMicroseconds: Double
     }
 
     /// Lateness of one method in one condition, in microseconds.
@@ -23,6 +25,8 @@ struct BenchReport: Encodable {
         /// This method's p99 divided by the scheduler's p99 in the same condition (which is floored
         /// at `BenchReport.ratioFloorMicroseconds`, so a zero p99 does not divide by zero).
         var p99RatioToScheduler: Double
+        /// CPU time the hypervisor took from the VM during this run, summed over CPUs (nil: not reported).
+        var hostStealMilliseconds: Double?
     }
 
     /// "Now" to action running, in microseconds.
@@ -80,7 +84,8 @@ struct BenchReport: Encodable {
             return LatenessRow(
                 condition: condition, method: result.method.rawValue, samples: result.lateness.count, missing: result.missing,
                 p50Microseconds: microseconds(result.lateness.percentile(50)), p99Microseconds: p99,
-                maxMicroseconds: microseconds(result.lateness.maximum), p99RatioToScheduler: p99 / denominator
+                maxMicroseconds: microseconds(result.lateness.maximum), p99RatioToScheduler: p99 / denominator,
+                hostStealMilliseconds: result.hostSteal.map(milliseconds)
             )
         }
     }

@@ -27,7 +27,8 @@ struct PeriodicDeadlines {
         let deadlines = (0..<count).map { first + period * $0 }
         let last = deadlines.last ?? first
         var completed = false
-        let cpu = ProcessCPUTime.measure {
+        var cpu = Duration.zero
+        let steal = HostStealTime.measure { cpu = ProcessCPUTime.measure {
             switch method {
             case .deadlineScheduler: startScheduler(deadlines, stream: stream, recorder: recorder)
             case .asyncAfter: startAsyncAfter(deadlines, recorder: recorder)
@@ -37,9 +38,12 @@ struct PeriodicDeadlines {
             completed = recorder.waitForSamples(count, giveUp: giveUp)
             // Resynced stream values never record: wait out the run so every method covers the same span.
             try? clock.sleep(until: last + period)
-        }
+        } }
         let lateness = recorder.snapshot
-        return PeriodicRunResult(method: method, lateness: lateness, missing: completed ? 0 : count - lateness.count, cpu: cpu, span: last + period - first)
+        return PeriodicRunResult(
+            method: method, lateness: lateness, missing: completed ? 0 : count - lateness.count, cpu: cpu,
+            span: last + period - first, hostSteal: steal
+        )
     }
 
     private func startScheduler(_ deadlines: [MonotonicInstant], stream: Bool, recorder: LatenessRecorder) {
@@ -93,4 +97,6 @@ struct PeriodicRunResult {
     var cpu: Duration
     /// Wall time the run covered.
     var span: Duration
+    /// CPU time the hypervisor took from this VM during the run (nil where not reported).
+    var hostSteal: Duration?
 }

@@ -4,7 +4,8 @@ import Foundation
 import HapticRuntime
 
 /// Overhead from asking for a zero-cost action "now" to the action running, one request at a time
-/// so the waker starts idle every time (the case of a player started by a button press).
+/// with a pause between them, so the waker has gone idle every time (the case of a player started
+/// by a button press).
 struct WakeOverhead {
     /// What is woken.
     enum Method: String, Encodable, CaseIterable {
@@ -17,6 +18,8 @@ struct WakeOverhead {
     let queue: DispatchQueue
     let samples: Int
 
+    /// The pause between requests: long enough for a thread to stop spinning and block.
+    static let pause = Duration.milliseconds(1)
     /// How long one request may take before the run gives up on it.
     static let patience: TimeInterval = 2
 
@@ -24,6 +27,7 @@ struct WakeOverhead {
         let recorder = LatenessRecorder()
         let clock = clock
         for index in 0..<samples {
+            try? clock.sleep(for: Self.pause)
             let requested = clock.now
             switch method {
             case .deadlineScheduler:

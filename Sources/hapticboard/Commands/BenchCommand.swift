@@ -112,7 +112,10 @@ struct BenchCommand: ParsableCommand {
 
     private static func describe(_ setup: RealtimeSetup?) -> String {
         guard let setup else { return "ordinary thread (real-time not requested)" }
-        if let warning = setup.warning { return "ordinary thread: \(warning)" }
-        return "SCHED_FIFO \(setup.priority), timer slack \(RealtimeThread.timerSlackNanoseconds) ns, memory locked"
+        return [
+            setup.schedulingError == nil ? "SCHED_FIFO \(setup.priority)" : "ordinary scheduling (SCHED_FIFO refused)",
+            setup.timerSlackError == nil ? "timer slack \(RealtimeThread.timerSlackNanoseconds) ns" : "default timer slack",
+            setup.memoryLockError == nil ? "memory locked" : "memory not locked",
+        ].joined(separator: ", ")
     }
 }

@@ -151,3 +151,40 @@ final class EngineDriveFrequencyTests: XCTestCase {
         }
     }
 }
+
+final class EngineLifetimeTests: XCTestCase {
+    func testReleasingARunningEngineReportsEngineDestroyedAndLeavesStandby() throws {
+        let board = SimulatedBoard()
+        let actuator = DRV2605Actuator(name: "main", driver: DRV2605(bus: board.bus, enableLine: board.enableLine, clock: board.clock), configuration: engineTestLRA)
+        let scheduler = DeadlineScheduler(clock: board.clock)
+        let reasons = Collected<HapticEngine.StoppedReason>()
+        var engine: HapticEngine? = HapticEngine(actuators: ["main": actuator], clock: board.clock, scheduler: scheduler)
+        engine?.stoppedHandler = { reasons.append($0) }
+        try engine?.start()
+        try engine?.makePlayer(with: TestPatterns.taps(at: [0])).start(atTime: 1.0)
+        scheduler.run(until: .at(1.5))
+        XCTAssertEqual(actuator.powerState, .ready)
+        engine = nil
+        XCTAssertEqual(reasons.values, [.engineDestroyed])
+        XCTAssertEqual(actuator.powerState, .standby)
+        XCTAssertEqual(board.chip.register(0x01), 0x40)
+        // Pending idle timers no longer reach the released engine.
+        scheduler.run(until: .at(60))
+        XCTAssertEqual(actuator.powerState, .standby)
+    }
+
+    func testLeaveEngineRunningKeepsItRunning() throws {
+        let rig = EngineRig()
+        let finished = Collected<Bool>()
+        rig.engine.notifyWhenPlayersFinished = { error in
+            finished.append(error == nil)
+            return .leaveEngineRunning
+        }
+        try rig.engine.start()
+        try rig.engine.makePlayer(with: TestPatterns.taps(at: [0])).start(atTime: 1.0)
+        try rig.engine.makePlayer(with: TestPatterns.taps(at: [0.2])).start(atTime: 1.0)
+        rig.run(until: 2)
+        XCTAssertEqual(finished.values, [true], "once, when the last player finished")
+        XCTAssertTrue(rig.engine.isRunning)
+    }
+}

@@ -188,3 +188,32 @@ final class EngineLifetimeTests: XCTestCase {
         XCTAssertTrue(rig.engine.isRunning)
     }
 }
+
+final class EngineTimingThreadTests: XCTestCase {
+    /// The same engine on the scheduler's own thread: players started and cancelled from the test
+    /// thread while actions run on the timing thread. The test thread moves virtual time on in
+    /// small steps (the timing thread spins to each deadline on the clock).
+    func testPlayersOnTheTimingThread() throws {
+        let rig = EngineRig()
+        try rig.engine.start()
+        rig.scheduler.startThread(realtime: .none)
+        defer { rig.scheduler.stopThread() }
+        let finished = Collected<Bool>()
+        let player = try rig.engine.makeAdvancedPlayer(with: TestPatterns.taps(at: [0, 0.2]))
+        player.completionHandler = { finished.append($0 == nil) }
+        try player.start(atTime: 1.0)
+        let cancelled = try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 10))
+        try cancelled.start(atTime: 50)
+        try cancelled.cancel()
+        while finished.values.isEmpty, rig.now < .at(5) {
+            rig.board.clock.advance(by: .microseconds(50))
+        }
+        rig.scheduler.stopThread()
+        XCTAssertEqual(finished.values, [true])
+        // Time races ahead of the timing thread here, so a tap may be too late and dropped.
+        XCTAssertEqual(rig.goTimes.count + rig.scheduler.metrics.droppedLate, 2)
+        XCTAssertEqual(rig.scheduler.metrics.errors, 0)
+        XCTAssertEqual(rig.board.chip.register(0x02), 0)
+        XCTAssertFalse(cancelled.isPlaying)
+    }
+}

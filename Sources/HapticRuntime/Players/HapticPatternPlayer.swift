@@ -15,7 +15,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
     let engine: HapticEngine
     let id: Int
     let channels: [ActuatorChannel]
-    private var pattern: HapticPattern
+    private let pattern: HapticPattern
+    private var sent = SentParameters()
     private var compiled: [String: ActuatorProgram] = [:]
 
     private struct Segment {
@@ -125,7 +126,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
     public func sendParameters(_ parameters: [DynamicParameter], atTime time: Double) throws {
         try engine.locked {
             let base = try patternTime(forControlTime: time)
-            pattern.parameters += parameters.map { DynamicParameter($0.id, value: $0.value, time: base + $0.time) }
+            for parameter in parameters {
+                sent.add(DynamicParameter(parameter.id, value: parameter.value, time: base + parameter.time))
+            }
             try replan(from: base + (parameters.map(\.time).min() ?? 0))
         }
     }
@@ -134,7 +137,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     public func scheduleParameterCurve(_ curve: ParameterCurve, atTime time: Double) throws {
         try engine.locked {
             let base = try patternTime(forControlTime: time)
-            pattern.parameterCurves.append(ParameterCurve(curve.id, time: base + curve.time, controlPoints: curve.controlPoints))
+            sent.add(ParameterCurve(curve.id, time: base + curve.time, controlPoints: curve.controlPoints))
             try replan(from: base + curve.time)
         }
     }
@@ -207,7 +210,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     private func recompile() {
         for channel in channels {
-            compiled[channel.name] = engine.compile(pattern, for: channel)
+            compiled[channel.name] = engine.compile(sent.applied(to: pattern), for: channel)
         }
     }
 
@@ -229,7 +232,12 @@ public class HapticPatternPlayer: @unchecked Sendable {
         if loopEnabledValue {
             let boundary = deadline(forPatternTime: length)
             loopToken = engine.scheduleControl(at: boundary, key: "player/\(id)/loop") { [weak self] in
-                try self?.begin(from: 0, at: boundary)
+                guard let self else { return }
+                if !self.sent.isEmpty {
+                    self.sent.carryOver(loopLength: length)
+                    self.recompile()
+                }
+                try self.begin(from: 0, at: boundary)
             }
         }
     }

@@ -241,3 +241,20 @@ final class PlayerLoopParameterTests: XCTestCase {
         XCTAssertEqual(timeline.value(of: .hapticIntensityControl, at: 0), 0.5, accuracy: 1e-9)
     }
 }
+
+final class PlayerRateChangeTests: XCTestCase {
+    func testARateChangeWhilePlayingAppliesFromTheCurrentPosition() throws {
+        let rig = EngineRig()
+        try rig.engine.start()
+        let player = try rig.engine.makeAdvancedPlayer(with: TestPatterns.taps(at: [0, 0.2, 0.4]))
+        try player.start(atTime: 1.0)
+        rig.run(until: 1.1)
+        player.playbackRate = 2
+        XCTAssertEqual(player.playbackRate, 2)
+        player.playbackRate = -1
+        XCTAssertEqual(player.playbackRate, 2, "an invalid rate is ignored")
+        rig.run(until: 2)
+        // Position 0.1 at 1.1 s; the taps at 0.2 and 0.4 follow at twice the speed.
+        XCTAssertEqual(rig.goTimes.map { ($0.seconds * 1000).rounded() / 1000 }, [1.0, 1.15, 1.25])
+    }
+}

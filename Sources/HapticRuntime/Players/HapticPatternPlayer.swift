@@ -93,6 +93,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     /// Starts at an engine instant (Piano schedules notes back to back this way).
     func start(at instant: MonotonicInstant) throws {
+        // A restart drops the previous pass's level from the mix before the new one begins.
+        if segment != nil { try releaseAll() }
         let offset = startOffset
         startOffset = 0
         pausedOffset = nil

@@ -19,6 +19,7 @@ final class PlayerTests: XCTestCase {
         XCTAssertEqual(completions.values, [true])
         let lastNonZero = try XCTUnwrap(rig.writes(to: 0x02).last { $0.value != 0 })
         XCTAssertLessThan(lastNonZero.end, .at(1.2))
+        rig.assertStoppedInStandby()
     }
 
     func testCancelDropsPendingCommandsWithoutCompletion() throws {

@@ -101,8 +101,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
         try begin(from: offset, at: instant)
     }
 
-    /// Stops playback at `time` (0 = now): output stops, pending commands are dropped and the
-    /// completion handler is called.
+    /// Stops playback at `time` (0 = now): output stops, pending commands are dropped, actuators
+    /// no other player uses go to standby, and the completion handler is called.
     public func stop(atTime time: Double) throws {
         try atControlTime(time) { player in
             try player.stopNow(reporting: nil)
@@ -110,12 +110,12 @@ public class HapticPatternPlayer: @unchecked Sendable {
     }
 
     /// Stops at once and drops everything pending, including scheduled stops, pauses and resumes;
-    /// the completion handler is not called.
+    /// actuators no other player uses go to standby; the completion handler is not called.
     public func cancel() throws {
         try engine.locked {
             for token in controlTokens { engine.scheduler.cancel(token) }
             controlTokens = []
-            try releaseAll()
+            try releaseAll(standby: true)
             cancelScheduled()
             segment = nil
             pausedOffset = nil
@@ -349,9 +349,10 @@ public class HapticPatternPlayer: @unchecked Sendable {
         loopToken = nil
     }
 
-    private func releaseAll() throws {
+    /// Takes this player off every actuator it uses; see `HapticEngine.release` for `standby`.
+    private func releaseAll(standby: Bool = false) throws {
         for channel in channels where channel.activePlayers.contains(id) {
-            try engine.release(self, from: channel)
+            try engine.release(self, from: channel, standby: standby)
         }
     }
 
@@ -370,9 +371,10 @@ public class HapticPatternPlayer: @unchecked Sendable {
     }
 
     /// Stops output now, drops what is pending and reports the end (`error` for a forced stop).
+    /// Idle actuators go to standby at once: a stop is not a pause before more content.
     func stopNow(reporting error: (any Error)?) throws {
         defer { finish(reporting: error) }
-        try releaseAll()
+        try releaseAll(standby: true)
     }
 
     private func finish(reporting error: (any Error)?) {

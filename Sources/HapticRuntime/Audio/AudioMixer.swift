@@ -7,6 +7,7 @@
 public struct AudioMixer: Sendable {
     private struct Playing: Sendable {
         var voice: AudioVoice
+        var owner: Int?
         var startFrame: Int
         /// Frame (of the output count) at which a retrigger cut this voice; it fades out from there.
         var cutFrame: Int?
@@ -38,10 +39,11 @@ public struct AudioMixer: Sendable {
     /// Voices still playing or waiting to start.
     public var activeVoiceCount: Int { playing.count }
 
-    /// Starts `voice` at output frame `frame` (not before the next frame rendered). A voice with
-    /// another channel count is refused (returns false).
+    /// Starts `voice` at output frame `frame` (not before the next frame rendered); `owner` (a
+    /// player) lets `removeVoices(owner:)` stop it. A voice with another channel count is refused
+    /// (returns false).
     @discardableResult
-    public mutating func add(_ voice: AudioVoice, atFrame frame: Int) -> Bool {
+    public mutating func add(_ voice: AudioVoice, atFrame frame: Int, owner: Int? = nil) -> Bool {
         guard voice.channels == channels else { return false }
         let start = max(frame, renderedFrames)
         if let key = voice.key {
@@ -51,13 +53,21 @@ public struct AudioMixer: Sendable {
             // A retrigger scheduled earlier for a later time is replaced as well: the newest wins.
             playing.removeAll { $0.voice.key == key && $0.startFrame >= start }
         }
-        playing.append(Playing(voice: voice, startFrame: start, cutFrame: nil))
+        playing.append(Playing(voice: voice, owner: owner, startFrame: start, cutFrame: nil))
         return true
     }
 
-    /// Drops every voice at once (a player's cancel, the engine stopping).
+    /// Drops every voice at once (the engine stopping).
     public mutating func removeAll() {
         playing.removeAll()
+    }
+
+    /// Fades out (1 ms) every voice of `owner` from the next frame rendered, as a retrigger cuts.
+    public mutating func removeVoices(owner: Int) {
+        for index in playing.indices where playing[index].owner == owner && playing[index].cutFrame == nil {
+            playing[index].cutFrame = renderedFrames
+        }
+        playing.removeAll { $0.owner == owner && $0.startFrame >= renderedFrames }
     }
 
     /// The next `frames` frames, interleaved Int16.

@@ -15,6 +15,7 @@ public final class AudioScheduler {
     private struct Pending {
         var deadline: MonotonicInstant
         var voice: AudioVoice
+        var owner: Int?
     }
 
     /// The device.
@@ -51,17 +52,24 @@ public final class AudioScheduler {
     /// Sounds placed or waiting.
     public var isIdle: Bool { pending.isEmpty && mixer.activeVoiceCount == 0 }
 
-    /// Plays `voice` so its first sample leaves the device at `deadline`.
-    public func schedule(_ voice: AudioVoice, at deadline: MonotonicInstant) {
-        pending.append(Pending(deadline: deadline, voice: voice))
+    /// Plays `voice` so its first sample leaves the device at `deadline`; `owner` (a player) lets
+    /// `cancel(owner:)` stop it.
+    public func schedule(_ voice: AudioVoice, at deadline: MonotonicInstant, owner: Int? = nil) {
+        pending.append(Pending(deadline: deadline, voice: voice, owner: owner))
         pending.sort { $0.deadline < $1.deadline }
     }
 
     /// Plays a pattern's voices with its time 0 at `origin`.
-    public func schedule(_ voices: [TimedVoice], startingAt origin: MonotonicInstant) {
+    public func schedule(_ voices: [TimedVoice], startingAt origin: MonotonicInstant, owner: Int? = nil) {
         for timed in voices {
-            schedule(timed.voice, at: origin + .nanoseconds(Int64((max(0, timed.time) * 1e9).rounded())))
+            schedule(timed.voice, at: origin + .nanoseconds(Int64((max(0, timed.time) * 1e9).rounded())), owner: owner)
         }
+    }
+
+    /// Drops the sounds of `owner` that wait and fades out those playing.
+    public func cancel(owner: Int) {
+        pending.removeAll { $0.owner == owner }
+        mixer.removeVoices(owner: owner)
     }
 
     /// Drops every sound, playing or waiting; the stream keeps running silent.
@@ -110,7 +118,7 @@ public final class AudioScheduler {
             guard offset < frames else { break }
             pending.removeFirst()
             let placed = max(0, offset)
-            mixer.add(next.voice, atFrame: blockFirstFrame + placed)
+            mixer.add(next.voice, atFrame: blockFirstFrame + placed, owner: next.owner)
             onsets.append(AudioOnsetReport(deadline: next.deadline, onset: blockStart + sink.format.duration(ofFrames: placed), frame: blockFirstFrame + placed))
         }
     }

@@ -66,9 +66,16 @@ public final class HapticEngine: @unchecked Sendable {
     /// so this removes them before compiling, like `playsHapticsOnly`.
     public var isMutedForAudio: Bool {
         get { locked { mutedForAudio } }
-        set { locked { mutedForAudio = newValue } }
+        set {
+            locked {
+                mutedForAudio = newValue
+                audioOutput?.output.isMuted = newValue
+            }
+        }
     }
     private var mutedForAudio = false
+    /// The sound output (`attachAudio(_:)`).
+    var audioOutput: EngineAudio?
 
     /// Stop on its own (reason `.idleTimeout`) once every actuator has slept after its idle
     /// timeout, and start again when a player starts.
@@ -111,7 +118,10 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// Starts the engine; touches no hardware (actuators wake ahead of the first content).
     public func start() throws {
-        locked { running = true }
+        locked {
+            running = true
+            serviceAudio()
+        }
     }
 
     /// Stops every player and leaves every actuator stopped and in standby (EN low when the bus
@@ -120,7 +130,8 @@ public final class HapticEngine: @unchecked Sendable {
     public func stop(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
         let error = locked { () -> (any Error)? in
             running = false
-            return haltEverything()
+            let audioError = haltAudio()
+            return haltEverything() ?? audioError
         }
         completion?(error)
     }
@@ -213,7 +224,8 @@ public final class HapticEngine: @unchecked Sendable {
     /// The pattern as compiled for `channel`, after the engine's audio settings.
     func compile(_ pattern: HapticPattern, for channel: ActuatorChannel) -> ActuatorProgram {
         var pattern = pattern
-        if playsHapticsOnlyValue || mutedForAudio {
+        // With a sound output attached, audio events play there rather than being reported as not played.
+        if playsHapticsOnlyValue || mutedForAudio || audioOutput != nil {
             pattern.events.removeAll { !$0.type.isHaptic }
         }
         return channel.compiler.compile(pattern)

@@ -102,6 +102,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// completion handler is called.
     public func stop(atTime time: Double) throws {
         try atControlTime(time) { player in
+            player.engine.playerStoppedAudio(player: player.id)
             try player.stopNow(reporting: nil)
         }
     }
@@ -112,6 +113,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
         try engine.locked {
             for token in controlTokens { engine.scheduler.cancel(token) }
             controlTokens = []
+            engine.playerStoppedAudio(player: id)
             try releaseAll()
             cancelScheduled()
             segment = nil
@@ -145,6 +147,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     func pause(atTime time: Double) throws {
         try atControlTime(time) { player in
             guard let position = player.position(at: player.engine.clock.now) else { return }
+            player.engine.playerStoppedAudio(player: player.id)
             try player.releaseAll()
             player.cancelScheduled()
             player.segment = nil
@@ -226,6 +229,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
             engine.claim(channel, for: self)
         }
         try scheduleCommands(from: nil)
+        engine.playerBeganAudio(pattern, from: start, at: instant, rate: rateValue, player: id)
         if loopEnabledValue {
             let boundary = deadline(forPatternTime: length)
             loopToken = engine.scheduleControl(at: boundary, key: "player/\(id)/loop") { [weak self] in

@@ -1,0 +1,48 @@
+import ActuatorHAL
+
+/// A `HapticEngine`'s sound: one output stream, the sounds its content names, and the renderer
+/// that turns a pattern's audio events into voices. Attach it with `HapticEngine.attachAudio(_:)`.
+///
+/// While the engine runs, its timing thread services the stream every period (a control command
+/// on the engine's `DeadlineScheduler`), so sounds are placed by `AudioScheduler` on the same
+/// clock and timeline as the haptic commands: a player started at instant T plays an audio event
+/// at pattern time t so its first sample leaves the device at T + t. Players honour
+/// `playsHapticsOnly` (no sound at all) and `isMutedForAudio` (silence, sounds keep their places);
+/// a player's cancel, stop or pause fades its sounds out and a restart or loop plays them again
+/// from the beginning. Sounds play at normal speed whatever the player's `playbackRate` (a rate
+/// other than 1 plays no sound), and an event already begun at a seek or resume offset is skipped.
+public final class EngineAudio {
+    /// The device stream and its mixer.
+    public let output: AudioScheduler
+    /// Decoded sound files by waveform path.
+    public let sounds: SoundLibrary
+    /// Renders audio events at the output's rate and channels.
+    public let renderer: AudioPatternRenderer
+    /// Audio events that could not be played (missing or undecodable files), newest last.
+    public private(set) var problems: [AudioContentError] = []
+    var serviceToken: ScheduledToken?
+
+    /// Sound through `output`, reading waveforms from `sounds`.
+    public init(output: AudioScheduler, sounds: SoundLibrary) {
+        self.output = output
+        self.sounds = sounds
+        renderer = AudioPatternRenderer(sampleRate: output.sink.format.sampleRate, channels: output.sink.format.channels)
+    }
+
+    /// Schedules the voices of `pattern` from pattern time `offset`, which plays at `origin`.
+    func schedule(_ pattern: HapticPattern, from offset: Double, at origin: MonotonicInstant, owner: Int) {
+        output.cancel(owner: owner)
+        do {
+            let voices = try renderer.voices(for: pattern, sounds: sounds)
+                .filter { $0.time >= offset }
+                .map { TimedVoice(time: $0.time - offset, voice: $0.voice) }
+            output.schedule(voices, startingAt: origin, owner: owner)
+        } catch {
+            problems.append(error)
+        }
+    }
+
+    func record(_ problem: AudioContentError) {
+        problems.append(problem)
+    }
+}

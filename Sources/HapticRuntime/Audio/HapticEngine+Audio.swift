@@ -1,0 +1,70 @@
+import ActuatorHAL
+
+extension HapticEngine {
+    /// Gives the engine a sound output (see `EngineAudio`); nil detaches it. The stream starts
+    /// being serviced now if the engine runs, else when it starts.
+    public func attachAudio(_ audio: EngineAudio?) {
+        locked {
+            if let old = audioOutput, let token = old.serviceToken {
+                scheduler.cancel(token)
+                old.serviceToken = nil
+            }
+            audioOutput = audio
+            audio?.output.isMuted = isMutedForAudio
+            if isRunningUnlocked { serviceAudio() }
+        }
+    }
+
+    /// The attached sound output.
+    public var audio: EngineAudio? { locked { audioOutput } }
+
+    /// Starts servicing the stream (now, then once a period) if the engine runs and it is not
+    /// already being serviced.
+    func serviceAudio() {
+        guard let audio = audioOutput, audio.serviceToken == nil, isRunningUnlocked else { return }
+        scheduleAudioService(of: audio, at: clock.now)
+    }
+
+    /// Tops the stream up at `deadline` and comes back one period later while the engine runs
+    /// with this output; an error ends the servicing and reaches the scheduler's error handler.
+    private func scheduleAudioService(of audio: EngineAudio, at deadline: MonotonicInstant) {
+        let format = audio.output.sink.format
+        let period = format.duration(ofFrames: format.periodFrames)
+        audio.serviceToken = scheduleControl(at: deadline, key: "audio/service") { [weak self, weak audio] in
+            guard let self, let audio else { return }
+            audio.serviceToken = nil
+            guard self.isRunningUnlocked, self.audioOutput === audio else { return }
+            try audio.output.service()
+            self.scheduleAudioService(of: audio, at: deadline + period)
+        }
+    }
+
+    /// Stops the stream when the engine stops: sounds dropped, the device queue discarded.
+    func haltAudio() -> (any Error)? {
+        guard let audio = audioOutput else { return nil }
+        if let token = audio.serviceToken { scheduler.cancel(token) }
+        audio.serviceToken = nil
+        do {
+            try audio.output.stop()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Called when a player begins at `origin` from pattern time `offset`.
+    func playerBeganAudio(_ pattern: HapticPattern, from offset: Double, at origin: MonotonicInstant, rate: Double, player: Int) {
+        guard let audio = audioOutput else { return }
+        guard !playsHapticsOnly, rate == 1 else {
+            audio.output.cancel(owner: player)
+            return
+        }
+        audio.schedule(pattern, from: offset, at: origin, owner: player)
+        if audio.serviceToken == nil { serviceAudio() }
+    }
+
+    /// Called when a player stops, pauses or is cancelled: its sounds fade out.
+    func playerStoppedAudio(player: Int) {
+        audioOutput?.output.cancel(owner: player)
+    }
+}

@@ -1,0 +1,97 @@
+import ActuatorHAL
+import Foundation
+import HardwareMocks
+import XCTest
+@testable import HapticRuntime
+
+final class EngineAudioTests: XCTestCase {
+    private let format = PCMFormat.lowLatency(sampleRate: 48_000, channels: 2)
+
+    private struct AudioRig {
+        let rig: EngineRig
+        let sink: PCMCaptureSink
+        let audio: EngineAudio
+
+        /// Play instants of frames that start a sound (non-zero after silence) on channel 0.
+        var onsets: [MonotonicInstant] {
+            let left = sink.channel(0)
+            return left.indices.filter { $0 > 0 && left[$0] != 0 && left[$0 - 1] == 0 }.compactMap { sink.playTime(ofFrame: $0) }
+        }
+    }
+
+    private func makeRig() throws -> AudioRig {
+        let rig = EngineRig()
+        let sink = try PCMCaptureSink(name: "sim audio", format: format, clock: rig.board.clock)
+        let click = DecodedSound(sampleRate: 48_000, channels: 1, samples: [Float](repeating: 0.5, count: 480))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hapticboard-engine-audio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("click.wav"))
+        let sounds = SoundLibrary(decoder: TableDecoder(sounds: ["click.wav": click]), sampleRate: 48_000, folder: folder)
+        let audio = EngineAudio(output: AudioScheduler(sink: sink, clock: rig.board.clock), sounds: sounds)
+        rig.engine.attachAudio(audio)
+        try rig.engine.start()
+        return AudioRig(rig: rig, sink: sink, audio: audio)
+    }
+
+    private func tapWithClick(at time: Double) -> [HapticEvent] {
+        [TestPatterns.transient(at: time), HapticEvent(type: .audioCustom, time: time, waveformPath: "click.wav")]
+    }
+
+    func testSoundLeavesTheDeviceWithin1msOfItsHapticEvent() throws {
+        let audio = try makeRig()
+        let player = try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1) + tapWithClick(at: 0.35)))
+        try player.start(atTime: 0.05)
+        audio.rig.run(until: 0.6)
+
+        let goTimes = audio.rig.goTimes
+        XCTAssertEqual(goTimes.count, 2, "both taps played on the chip")
+        let onsets = audio.onsets
+        XCTAssertEqual(onsets.count, 2)
+        for (index, time) in [0.15, 0.4].enumerated() {
+            let deadline = MonotonicInstant.at(time)
+            XCTAssertLessThanOrEqual(abs((onsets[index] - deadline).nanoseconds), 1_000_000, "audio onset vs haptic deadline \(time) s")
+            XCTAssertLessThanOrEqual(abs((onsets[index] - goTimes[index]).nanoseconds), 1_000_000, "audio onset vs the chip's GO")
+        }
+        XCTAssertEqual(audio.audio.output.underruns, 0)
+        XCTAssertTrue(player.programs.values.allSatisfy { $0.warnings.allSatisfy { !$0.message.contains("audio") } }, "audio events are played, not reported")
+    }
+
+    func testPlaysHapticsOnlyAndMutingSilenceTheSound() throws {
+        let audio = try makeRig()
+        audio.rig.engine.playsHapticsOnly = true
+        try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1))).start(atTime: 0.05)
+        audio.rig.run(until: 0.3)
+        XCTAssertTrue(audio.onsets.isEmpty)
+        XCTAssertEqual(audio.rig.goTimes.count, 1, "the haptics still play")
+
+        audio.rig.engine.playsHapticsOnly = false
+        audio.rig.engine.isMutedForAudio = true
+        try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1))).start(atTime: 0.35)
+        audio.rig.run(until: 0.6)
+        XCTAssertTrue(audio.onsets.isEmpty)
+
+        audio.rig.engine.isMutedForAudio = false
+        try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1))).start(atTime: 0.65)
+        audio.rig.run(until: 0.9)
+        XCTAssertEqual(audio.onsets.count, 1)
+    }
+
+    func testCancellingAPlayerFadesItsSoundAndStoppingTheEngineStopsTheStream() throws {
+        let audio = try makeRig()
+        let long = HapticEvent(type: .audioContinuous, time: 0, duration: 1, parameters: [EventParameter(.audioBrightness, 0)])
+        let player = try audio.rig.engine.makePlayer(with: HapticPattern(events: [TestPatterns.transient(at: 0), long]))
+        try player.start(atTime: 0.05)
+        audio.rig.run(until: 0.2)
+        try player.cancel()
+        audio.rig.run(until: 0.3)
+        let left = audio.sink.channel(0)
+        XCTAssertGreaterThan(SignalMeasurement.peak(of: left, in: 7200..<9000), 0.5, "the tone played")
+        XCTAssertEqual(SignalMeasurement.peak(of: left, in: 10_500..<left.count), 0, "and was faded out at the cancel")
+        audio.rig.engine.stop()
+        let frames = audio.sink.frameCount
+        audio.rig.run(until: 0.5)
+        XCTAssertEqual(audio.sink.frameCount, frames, "a stopped engine writes no more audio")
+        XCTAssertFalse(audio.sink.isRunning)
+    }
+}

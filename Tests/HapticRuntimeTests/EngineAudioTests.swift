@@ -94,4 +94,36 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertEqual(audio.sink.frameCount, frames, "a stopped engine writes no more audio")
         XCTAssertFalse(audio.sink.isRunning)
     }
+
+    func testPianoSoundsPlayAndWaitUntilFinishedWaitsForTheSound() throws {
+        let audio = try makeRig()
+        let piano = HapticPiano(engine: audio.rig.engine)
+        try piano.play([.sound(.file(name: "click.wav")), .waitUntilFinished, .hapticFeedback(.impact(.heavy))])
+        audio.rig.run(until: 0.3)
+        let schedule = piano.schedule
+        XCTAssertEqual(schedule.count, 2)
+        XCTAssertEqual(schedule[0].end - schedule[0].start, .milliseconds(10), "the click's length")
+        XCTAssertEqual(schedule[1].start, schedule[0].end)
+        let onset = try XCTUnwrap(audio.onsets.first)
+        XCTAssertLessThanOrEqual(abs((onset - schedule[0].start).nanoseconds), 21_000)
+        XCTAssertEqual(audio.rig.goTimes.count, 1)
+    }
+
+    func testAPianoSoundPlayedAgainRestartsInsteadOfPilingUp() throws {
+        let audio = try makeRig()
+        let piano = HapticPiano(engine: audio.rig.engine)
+        try piano.play([.sound(.file(name: "click.wav")), .wait(0.004), .sound(.file(name: "click.wav"))])
+        audio.rig.run(until: 0.2)
+        let start = try XCTUnwrap(piano.schedule.first).start
+        let left = audio.sink.channel(0)
+        let first = try XCTUnwrap(left.indices.first { left[$0] != 0 && audio.sink.playTime(ofFrame: $0).map { $0 >= start } == true })
+        // After the first click's 1 ms fade, only the restarted click sounds, for its full 10 ms
+        // (a mono file panned to the centre: 0.5 × √½ on each side).
+        let level = 0.5 * 0.5.squareRoot()
+        for frame in first + 250..<first + 670 {
+            XCTAssertEqual(left[frame], level, accuracy: 1e-3, "frame \(frame - first)")
+        }
+        XCTAssertEqual(SignalMeasurement.peak(of: left, in: first + 675..<first + 1000), 0, "ends 14 ms after the first start")
+        try piano.cancel()
+    }
 }

@@ -21,6 +21,9 @@ public final class EngineAudio {
     /// Audio events that could not be played (missing or undecodable files), newest last.
     public private(set) var problems: [AudioContentError] = []
     var serviceToken: ScheduledToken?
+    /// Owner numbers for sounds not started by a player (Piano notes) count down from −1, so they
+    /// never meet a player's id.
+    private var lastOwner = 0
 
     /// Sound through `output`, reading waveforms from `sounds`.
     public init(output: AudioScheduler, sounds: SoundLibrary) {
@@ -42,7 +45,23 @@ public final class EngineAudio {
         }
     }
 
-    func record(_ problem: AudioContentError) {
-        problems.append(problem)
+    /// A fresh owner number for sounds scheduled outside players.
+    func makeOwner() -> Int {
+        lastOwner -= 1
+        return lastOwner
+    }
+
+    /// Schedules the sound file `name` to start at `instant`; returns its length in seconds, or
+    /// nil (recorded in `problems`) when it cannot be played.
+    func scheduleSound(named name: String, at instant: MonotonicInstant, owner: Int) -> Double? {
+        let pattern = HapticPattern(events: [HapticEvent(type: .audioCustom, time: 0, waveformPath: name)])
+        do {
+            let voices = try renderer.voices(for: pattern, sounds: sounds)
+            output.schedule(voices, startingAt: instant, owner: owner)
+            return voices.map { Double($0.voice.frameCount) / Double(renderer.sampleRate) }.max() ?? 0
+        } catch {
+            problems.append(error)
+            return nil
+        }
     }
 }

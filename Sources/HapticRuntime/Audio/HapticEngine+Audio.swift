@@ -63,6 +63,18 @@ extension HapticEngine {
         if audio.serviceToken == nil { serviceAudio() }
     }
 
+    /// Plays the sound file `name` (a Piano `.sound` note) at `instant` for `owner`; returns its
+    /// length in seconds, or nil without a sound output, with `playsHapticsOnly`, or when the file
+    /// cannot be played (see `EngineAudio.problems`).
+    func playSound(named name: String, at instant: MonotonicInstant, owner: inout Int?) -> Double? {
+        guard let audio = audioOutput, !playsHapticsOnly else { return nil }
+        let id = owner ?? audio.makeOwner()
+        owner = id
+        let length = audio.scheduleSound(named: name, at: instant, owner: id)
+        if audio.serviceToken == nil { serviceAudio() }
+        return length
+    }
+
     /// Called when a player stops, pauses or is cancelled: its sounds fade out.
     func playerStoppedAudio(player: Int) {
         audioOutput?.output.cancel(owner: player)

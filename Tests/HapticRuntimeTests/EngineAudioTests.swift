@@ -127,3 +127,34 @@ final class EngineAudioTests: XCTestCase {
         try piano.cancel()
     }
 }
+
+final class EnginePCMActuatorTests: XCTestCase {
+    func testPCMDriveStartsOnItsDeadlineAndStreamsWithoutGaps() throws {
+        let clock = VirtualClock()
+        let format = PCMFormat.lowLatency(sampleRate: 48_000, channels: 4)
+        let configuration = PCMActuatorConfiguration(kind: .lra, format: format, channelMap: try PCMChannelMap(deviceChannels: 4, channels: [2, 3]), resonantFrequency: 170, maximumAmplitude: 1)
+        let box = Collected<PCMCaptureSink>()
+        let actuator = PCMActuator(name: "lra", configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in
+            let sink = try PCMCaptureSink(name: "sim pcm", format: format, clock: clock)
+            box.append(sink)
+            return sink
+        }
+        let scheduler = DeadlineScheduler(clock: clock)
+        let engine = HapticEngine(actuators: ["lra": actuator], clock: clock, scheduler: scheduler)
+        try engine.start()
+        let player = try engine.makePlayer(with: HapticPattern(events: [TestPatterns.continuous(at: 0.1, duration: 0.05, sharpness: 1)]))
+        try player.start(atTime: 0.05)
+        scheduler.run(until: .at(0.4))
+
+        let sink = try XCTUnwrap(box.values.first)
+        let coil = sink.channel(2)
+        let first = try XCTUnwrap(coil.indices.first { coil[$0] != 0 })
+        // The sine starts at zero, so its first non-zero sample is the second of the drive.
+        let onset = try XCTUnwrap(sink.playTime(ofFrame: first - 1))
+        XCTAssertLessThanOrEqual(abs((onset - .at(0.15)).nanoseconds), 1_000_000, "drive onset \(onset)")
+        let last = try XCTUnwrap(coil.indices.last { coil[$0] != 0 })
+        XCTAssertEqual(Double(last - first) / 48_000, 0.05, accuracy: 0.001, "one unbroken 50 ms drive")
+        XCTAssertTrue(sink.underruns.allSatisfy { $0.audioEnded >= .at(0.2) }, "no underrun inside the drive: \(sink.underruns)")
+        XCTAssertEqual(try XCTUnwrap(SignalMeasurement.zeroCrossingFrequency(of: Array(coil[first...last]), sampleRate: 48_000)), 170, accuracy: 0.5)
+    }
+}

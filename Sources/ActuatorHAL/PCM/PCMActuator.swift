@@ -5,6 +5,11 @@
 /// nothing queued; ready = accepting drive (the stream runs from the first write). Drive samples
 /// are mono, one per frame (the compiler's `.pcm` commands); they are scaled by the maximum
 /// amplitude and copied to every channel of the channel map, the device's other channels silent.
+///
+/// Timing: the stream runs `pcmOutputLatency` (two periods) behind the writes. A write to a
+/// stopped stream first queues that much silence, so a block written `pcmOutputLatency` before
+/// its deadline starts on it; blocks written on that schedule then follow back to back with the
+/// device queue never running dry between them.
 public final class PCMActuator: Actuator {
     /// Opens the device stream; called on each wake, so a sleeping actuator holds no device.
     public typealias DeviceOpener = () throws(PCMError) -> any PCMSink
@@ -17,6 +22,9 @@ public final class PCMActuator: Actuator {
     /// Kind, channels, resonance and amplitude cap.
     public let configuration: PCMActuatorConfiguration
     public var capabilities: ActuatorCapabilities { configuration.capabilities }
+    /// Two periods: room for one late wake-up of the writer without an underrun.
+    public var pcmOutputLatency: Duration { configuration.format.duration(ofFrames: latencyFrames) }
+    private var latencyFrames: Int { 2 * configuration.format.periodFrames }
     public private(set) var powerState: PowerState = .off
     private let openDevice: DeviceOpener
     private let clock: any MonotonicClock
@@ -30,12 +38,13 @@ public final class PCMActuator: Actuator {
         self.openDevice = openDevice
     }
 
-    /// Wake: the device open time; prepare: one period, the most a fresh stream waits before its
-    /// first frame plays; standby and sleep drop what is queued, which costs nothing.
+    /// Wake: the device open time; prepare: one period plus the output latency, so preparing
+    /// ahead by it leaves the stream ready before the first block is written; standby and sleep
+    /// drop what is queued, which costs nothing.
     public func budget(for transition: PowerTransition) -> Duration {
         switch transition {
         case .wake: Self.wakeBudget
-        case .prepare: periodDuration
+        case .prepare: periodDuration + pcmOutputLatency
         case .standby, .sleep: .zero
         }
     }
@@ -102,13 +111,15 @@ public final class PCMActuator: Actuator {
     }
 
     /// Queues `samples` (mono drive, one per frame, full scale ±32767) on the mapped channels,
-    /// scaled by the maximum amplitude; blocks while the device buffer is full.
+    /// scaled by the maximum amplitude, behind `pcmOutputLatency` of silence when the stream had
+    /// stopped; blocks while the device buffer is full.
     /// - Throws: `PCMActuatorError.notReady` unless prepared, or the device's `PCMError`.
     public func writePCM(_ samples: [Int16]) throws {
         guard powerState == .ready, let sink else { throw PCMActuatorError.notReady(actuator: name, state: powerState) }
         let scale = configuration.maximumAmplitude
-        let scaled = samples.map { Int16((Double($0) * scale).rounded()) }
-        _ = try sink.write(configuration.channelMap.interleave(scaled))
+        var signal = try sink.queuedFrames() == 0 ? [Int16](repeating: 0, count: latencyFrames) : []
+        signal += samples.map { Int16((Double($0) * scale).rounded()) }
+        _ = try sink.write(configuration.channelMap.interleave(signal))
     }
 
     /// Drops whatever is queued; the stream stays open and ready.

@@ -160,6 +160,24 @@ int hb_deadline_sleeper_wait(int timer_fd, int wake_fd, int64_t deadline_ns, int
 int hb_deadline_sleeper_wake(int wake_fd);
 void hb_deadline_sleeper_close(int timer_fd, int wake_fd);
 
+/* ---------------------------------------------------------------- Emergency stop on fatal signals */
+
+/* Devices and writes per device the crash handler can hold. */
+#define HB_EMERGENCY_MAX_DEVICES 8
+#define HB_EMERGENCY_MAX_WRITES 4
+
+/*
+ * Arms the crash handler for a device: on SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT it writes
+ * `write_count` (register, value) pairs to `address` on the open i2c-dev descriptor `fd`, one
+ * I2C_RDWR each, then re-raises the signal with its default action. EINVAL for bad arguments,
+ * ENOSPC when HB_EMERGENCY_MAX_DEVICES are armed.
+ */
+int hb_emergency_arm(int fd, uint16_t address, const uint8_t *register_value_pairs, size_t write_count);
+/* Forgets every device armed on `fd` (call before closing it: the number may be reused). */
+void hb_emergency_disarm(int fd);
+/* Devices currently armed. */
+size_t hb_emergency_armed_count(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -249,17 +249,18 @@ public class HapticPatternPlayer: @unchecked Sendable {
                 of: program, from: segment.offset, to: loopEnabledValue ? loopLength : nil,
                 modeSwitchCost: channel.actuator.budget(for: .prepare).secondsValue, includeStop: !loopEnabledValue
             )
+            let deadlines = commandDeadlines(sliced, on: channel)
             if replanTime == nil {
                 if sliced.isEmpty, !loopEnabledValue { emptyChannels.append(channel) }
-                if let first = sliced.first, channel.actuator.powerState == .off {
-                    let wakeBy = deadline(forPatternTime: first.time) - channel.actuator.budget(for: .prepare)
+                if let first = deadlines.first, channel.actuator.powerState == .off {
+                    let wakeBy = first - channel.actuator.budget(for: .prepare)
                     let entry = nextEntryNumber()
                     pending[entry] = Pending(token: engine.scheduleWake(of: channel, by: wakeBy), time: -.infinity)
                 }
             }
-            for command in sliced where command.time >= (replanTime ?? -.infinity) {
+            for (command, deadline) in zip(sliced, deadlines) where command.time >= (replanTime ?? -.infinity) {
                 let entry = nextEntryNumber()
-                let token = engine.schedule(command.command, on: channel, at: deadline(forPatternTime: command.time), for: self, entry: entry)
+                let token = engine.schedule(command.command, on: channel, at: deadline, for: self, entry: entry)
                 pending[entry] = Pending(token: token, time: command.time)
             }
         }
@@ -267,6 +268,22 @@ public class HapticPatternPlayer: @unchecked Sendable {
             try engine.release(self, from: channel)
             channelEnded(channel.name)
         }
+    }
+
+    /// When each command must have taken effect. A mode switch must be done before the bus is
+    /// needed for the first command of its mode, which is issued early by its own cost: so a
+    /// `.prepare` is due at the next command's deadline minus that command's expected cost.
+    private func commandDeadlines(_ sliced: [SlicedCommand], on channel: ActuatorChannel) -> [MonotonicInstant] {
+        var deadlines = sliced.map { deadline(forPatternTime: $0.time) }
+        var following: (deadline: MonotonicInstant, cost: Duration)?
+        for index in sliced.indices.reversed() {
+            if case .prepare = sliced[index].command {
+                if let following { deadlines[index] = min(deadlines[index], following.deadline - following.cost) }
+            } else {
+                following = (deadlines[index], channel.cost(of: sliced[index].command).expected)
+            }
+        }
+        return deadlines
     }
 
     private func nextEntryNumber() -> Int {

@@ -18,13 +18,16 @@ public final class PCMActuator: Actuator {
     /// milliseconds to accept hardware parameters; I2S codecs less.
     public static let wakeBudget = Duration.milliseconds(50)
 
+    /// The actuator's name in the board file.
     public let name: String
     /// Kind, channels, resonance and amplitude cap.
     public let configuration: PCMActuatorConfiguration
+    /// PCM drive, no ROM, no real-time amplitude (see `PCMActuatorConfiguration.capabilities`).
     public var capabilities: ActuatorCapabilities { configuration.capabilities }
     /// Two periods: room for one late wake-up of the writer without an underrun.
     public var pcmOutputLatency: Duration { configuration.format.duration(ofFrames: latencyFrames) }
     private var latencyFrames: Int { 2 * configuration.format.periodFrames }
+    /// Off (device closed), standby (open, idle) or ready (accepting drive).
     public private(set) var powerState: PowerState = .off
     private let openDevice: DeviceOpener
     private let clock: any MonotonicClock
@@ -53,6 +56,8 @@ public final class PCMActuator: Actuator {
         configuration.format.duration(ofFrames: configuration.format.periodFrames)
     }
 
+    /// Opens the device (off → standby).
+    /// - Throws: the device's `PCMError`, or `PCMActuatorError.channelMismatch`.
     @discardableResult public func wake() throws -> PowerTransitionReport {
         try transition(.wake, to: .standby) {
             guard sink == nil else { return }
@@ -64,18 +69,22 @@ public final class PCMActuator: Actuator {
         }
     }
 
+    /// → ready for PCM drive, opening the device first when off.
+    /// - Throws: `PCMActuatorError.unsupportedMode` for any mode but `.pcm`, or a wake error.
     @discardableResult public func prepare(for mode: DriveMode) throws -> PowerTransitionReport {
         guard mode == .pcm else { throw PCMActuatorError.unsupportedMode(actuator: name, mode: mode) }
         if powerState == .off { try wake() }
         return try transition(.prepare, to: .ready) {}
     }
 
+    /// Drops queued drive and keeps the device open (→ standby).
     @discardableResult public func standby() throws -> PowerTransitionReport {
         try transition(.standby, to: .standby) {
             try sink?.stop()
         }
     }
 
+    /// Drops queued drive and closes the device (→ off).
     @discardableResult public func sleep() throws -> PowerTransitionReport {
         try transition(.sleep, to: .off) {
             defer { sink = nil }

@@ -46,10 +46,13 @@ public struct PCMChannelMap: Sendable, Hashable, CustomStringConvertible {
 
 /// Why a channel map is not usable.
 public enum PCMChannelMapError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The device was given this many (≤ 0) channels.
     case noDeviceChannels(Int)
+    /// The map names no channel.
     case empty
-    /// `channel` is zero-based.
+    /// `channel` (zero-based) is not on the device.
     case outsideDevice(channel: Int, deviceChannels: Int)
+    /// The map (zero-based) names a channel twice.
     case repeated([Int])
 
     public var description: String {

@@ -58,4 +58,12 @@ final class PCMBoardFileTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("actuators[0]: missing required key 'channels'"), "\(error)")
         }
     }
+
+    func testTheSoundOutputTakesNoChannelMapOrAmplitudeCap() throws {
+        let bad = board.replacingOccurrences(of: "  channels: 2\n", with: "  channels: 2\n  channel-map: [1, 2]\n  max-amplitude: 0.5\n")
+        XCTAssertEqual(try problems(in: bad), [
+            "pcm.yml:15:3: audio.channel-map: sound plays on the device's first two channels; to use others, point 'device' at an ALSA dshare PCM bound to them",
+            "pcm.yml:16:3: audio.max-amplitude: max-amplitude is for pcm-actuators; set the sound level with AudioVolume or the mixer (alsamixer)",
+        ])
+    }
 }

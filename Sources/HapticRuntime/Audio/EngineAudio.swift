@@ -14,8 +14,8 @@ import ActuatorHAL
 public final class EngineAudio {
     /// The device stream and its mixer.
     public let output: AudioScheduler
-    /// Decoded sound files by waveform path.
-    public let sounds: SoundLibrary
+    /// Decoded sound files by waveform path; replace it to play content from another folder.
+    public var sounds: SoundLibrary
     /// Renders audio events at the output's rate and channels.
     public let renderer: AudioPatternRenderer
     /// Audio events that could not be played (missing or undecodable files), newest last.

@@ -1,4 +1,6 @@
 import ActuatorHAL
+import Foundation
+import HapticRuntime
 
 extension BoardFile {
     /// The configuration of PCM actuator `index` (checked by `BoardRules` first): one-based
@@ -44,5 +46,20 @@ extension BoardFile {
         return PCMActuator(name: description.actuators[index].name, configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in
             try ALSAPCMSink(device: device, format: configuration.format)
         }
+    }
+}
+
+extension BoardFile {
+    /// The board's sound output (`audio:`) for content read from `contentFile` (its AudioCustom
+    /// waveforms and notes' sounds resolve in that file's folder), decoding with libsndfile; nil
+    /// when the board has no `audio:`. Attach it with `HapticEngine.attachAudio(_:)`; leave it
+    /// out for `--no-audio`.
+    /// - Throws: `BoardFileError` for a bad `audio:` entry, `PCMError` when the device cannot be opened.
+    func engineAudio(contentFile: URL, clock: any MonotonicClock) throws -> EngineAudio? {
+        guard let output = description.audio?.output else { return nil }
+        let format = try outputFormat(output, at: BoardKeyPath([.key("audio")]))
+        let sink = try ALSAPCMSink(device: output.device, format: format)
+        let sounds = SoundLibrary(decoder: SoundFileDecoder(), sampleRate: sink.format.sampleRate, contentFile: contentFile)
+        return EngineAudio(output: AudioScheduler(sink: sink, clock: clock), sounds: sounds)
     }
 }

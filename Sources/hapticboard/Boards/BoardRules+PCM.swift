@@ -72,10 +72,19 @@ extension BoardRules {
         return found
     }
 
-    /// The `audio:` output's problems.
+    /// The `audio:` output's problems. Sound is panned over the stream's first two channels, so
+    /// a channel map or an amplitude cap there would be silently ignored: both are refused.
     func audioProblems() -> [BoardFileError] {
         guard let audio = file.description.audio else { return [] }
-        return outputProblems(audio.output, at: BoardKeyPath([.key("audio")]))
+        let path = BoardKeyPath([.key("audio")])
+        var found = outputProblems(audio.output, at: path)
+        if audio.output.channelMap != nil {
+            found.append(file.problem(at: path.appending("channel-map"), "sound plays on the device's first two channels; to use others, point 'device' at an ALSA dshare PCM bound to them"))
+        }
+        if audio.output.maxAmplitude != nil {
+            found.append(file.problem(at: path.appending("max-amplitude"), "max-amplitude is for pcm-actuators; set the sound level with AudioVolume or the mixer (alsamixer)"))
+        }
+        return found
     }
 
     /// hapticboard opens one stream per ALSA device; two outputs naming one device would fight over it.

@@ -130,8 +130,7 @@ public final class HapticEngine: @unchecked Sendable {
     public func stop(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
         let error = locked { () -> (any Error)? in
             running = false
-            let audioError = haltAudio()
-            return haltEverything() ?? audioError
+            return haltEverything()
         }
         completion?(error)
     }

@@ -158,3 +158,37 @@ final class EnginePCMActuatorTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(SignalMeasurement.zeroCrossingFrequency(of: Array(coil[first...last]), sampleRate: 48_000)), 170, accuracy: 0.5)
     }
 }
+
+/// A playback device unplugged after some writes: later ones fail with ENODEV (19), as a USB
+/// interface's do.
+private final class UnpluggedSink: PCMSink {
+    let name = "usb audio"
+    let format = PCMFormat.lowLatency(sampleRate: 48_000, channels: 2)
+    var writesLeft = 60
+    func write(_ interleavedSamples: [Int16]) throws(PCMError) -> Int {
+        guard writesLeft > 0 else { throw .io(device: name, errno: .init(rawValue: 19)) }
+        writesLeft -= 1
+        return interleavedSamples.count / format.channels
+    }
+    func queuedFrames() throws(PCMError) -> Int { 0 }
+    func drain() throws(PCMError) {}
+    func stop() throws(PCMError) {}
+}
+
+final class EngineAudioFaultTests: XCTestCase {
+    func testALostSoundDeviceStopsTheEngineAndLeavesTheChipSafe() throws {
+        let rig = EngineRig()
+        let reasons = Collected<HapticEngine.StoppedReason>()
+        rig.engine.stoppedHandler = { reasons.append($0) }
+        let sounds = SoundLibrary(decoder: TableDecoder(sounds: [:]), sampleRate: 48_000, folder: FileManager.default.temporaryDirectory)
+        rig.engine.attachAudio(EngineAudio(output: AudioScheduler(sink: UnpluggedSink(), clock: rig.board.clock), sounds: sounds))
+        try rig.engine.start()
+        try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 0.5)).start(atTime: 0.01)
+        rig.run(until: 0.05)
+        XCTAssertGreaterThan(rig.drive(at: 0.05), 0, "buzzing while the sound device works")
+        rig.run(until: 0.2)
+        XCTAssertFalse(rig.engine.isRunning)
+        XCTAssertEqual(reasons.values, [.systemError])
+        rig.assertStoppedInStandby()
+    }
+}

@@ -11,6 +11,7 @@ struct HapticBoardCommand: ParsableCommand {
             ProbeCommand.self,
             RegistersCommand.self,
             BoardsCommand.self,
+            BenchCommand.self,
         ]
     )
 }

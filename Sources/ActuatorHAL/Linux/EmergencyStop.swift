@@ -47,10 +47,14 @@ public enum EmergencyStop {
 
 /// Arming the crash handler failed (ENOSPC: too many chips; EINVAL: a closed bus).
 public struct EmergencyStopError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The bus's device path.
     public var bus: String
+    /// The chip's address.
     public var address: I2CAddress
+    /// What `hb_emergency_arm` returned.
     public var errno: Errno
 
+    /// Which chip on which bus, and why.
     public var description: String {
         "cannot arm the crash stop for \(address) on \(bus): \(errno)"
     }

@@ -40,7 +40,8 @@ extension HapticEngine {
         case .prepare(let mode):
             let report = try actuator.prepare(for: mode)
             record(report, on: channel, automatic: true)
-            if report.from != report.to || mode != .realtimeAmplitude { channel.mixer.written = 0 }
+            // A real transition (not a no-op) leaves the drive silent: RTP is zeroed on entry.
+            if report.from != report.to || report.elapsed > .zero { channel.mixer.written = 0 }
         case .trigger(let steps):
             guard !isMutedForHaptics, !player.isMuted else { return }
             try actuator.play(effects: steps)

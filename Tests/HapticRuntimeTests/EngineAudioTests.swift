@@ -95,6 +95,23 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertFalse(audio.sink.isRunning)
     }
 
+    func testParametersSentWhilePlayingShapeTheSoundsThatStartAfterThem() throws {
+        let audio = try makeRig()
+        let tone = { (time: Double) in HapticEvent(type: .audioContinuous, time: time, duration: 0.05, parameters: [EventParameter(.audioBrightness, 0)]) }
+        // The buzz keeps the player playing (its end is its haptic programs' end).
+        let player = try audio.rig.engine.makePlayer(with: HapticPattern(events: [TestPatterns.continuous(duration: 0.4), tone(0.1), tone(0.3)]))
+        try player.start(atTime: 0.05)
+        audio.rig.run(until: 0.2)
+        try player.sendParameters([DynamicParameter(.audioVolumeControl, value: 0.5, time: 0)], atTime: 0)
+        audio.rig.run(until: 0.5)
+        let left = audio.sink.channel(0)
+        let centre = 0.5.squareRoot()
+        // Frame n plays at n / 48 kHz (the stream started at 0): tones at 0.15 s and 0.35 s.
+        XCTAssertEqual(SignalMeasurement.peak(of: left, in: 7300..<9400), centre, accuracy: 0.01, "the first tone, before the change")
+        XCTAssertEqual(SignalMeasurement.peak(of: left, in: 16_900..<19_000), 0.5 * centre, accuracy: 0.01, "the second, after it")
+        XCTAssertEqual(SignalMeasurement.peak(of: left, in: 19_300..<21_000), 0, "each tone once")
+    }
+
     func testPianoSoundsPlayAndWaitUntilFinishedWaitsForTheSound() throws {
         let audio = try makeRig()
         let piano = HapticPiano(engine: audio.rig.engine)

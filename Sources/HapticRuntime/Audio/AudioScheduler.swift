@@ -30,6 +30,8 @@ public final class AudioScheduler {
     public private(set) var onsets: [AudioOnsetReport] = []
     /// Underruns seen (the device queue found empty while streaming).
     public private(set) var underruns = 0
+    /// Where the audio written so far ends: sounds due before it are placed (or missed) already.
+    public private(set) var writtenUntil: MonotonicInstant?
     private var pending: [Pending] = []
     private var isStreaming = false
     /// Frames written since the stream started: the mixer's frame count at the device.
@@ -66,6 +68,11 @@ public final class AudioScheduler {
         }
     }
 
+    /// Drops the sounds of `owner` due at or after `deadline` that are still waiting to be placed.
+    public func cancelPending(owner: Int, from deadline: MonotonicInstant) {
+        pending.removeAll { $0.owner == owner && $0.deadline >= deadline }
+    }
+
     /// Drops the sounds of `owner` that wait and fades out those playing.
     public func cancel(owner: Int) {
         pending.removeAll { $0.owner == owner }
@@ -82,6 +89,7 @@ public final class AudioScheduler {
     public func stop() throws(PCMError) {
         cancelAll()
         isStreaming = false
+        writtenUntil = nil
         try sink.stop()
     }
 
@@ -99,6 +107,7 @@ public final class AudioScheduler {
             let blockStart = clock.now + format.duration(ofFrames: queued)
             placeDue(blockStart: blockStart, frames: frames)
             _ = try sink.write(mixer.render(frames: frames))
+            writtenUntil = blockStart + format.duration(ofFrames: frames)
             isStreaming = true
             queued += frames
             written += frames

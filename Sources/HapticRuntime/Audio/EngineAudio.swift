@@ -9,7 +9,9 @@ import ActuatorHAL
 /// at pattern time t so its first sample leaves the device at T + t. Players honour
 /// `playsHapticsOnly` (no sound at all) and `isMutedForAudio` (silence, sounds keep their places);
 /// a player's cancel, stop or pause fades its sounds out and a restart or loop plays them again
-/// from the beginning. Sounds play at normal speed whatever the player's `playbackRate` (a rate
+/// from the beginning. Dynamic parameters and curves in the pattern shape its sounds; those sent
+/// while playing (`sendParameters`, `scheduleParameterCurve`) shape the sounds that start after
+/// them — a sound already playing keeps the parameters it started with. Sounds play at normal speed whatever the player's `playbackRate` (a rate
 /// other than 1 plays no sound), and an event already begun at a seek or resume offset is skipped.
 public final class EngineAudio {
     /// The device stream and its mixer.
@@ -35,9 +37,22 @@ public final class EngineAudio {
     /// Schedules the voices of `pattern` from pattern time `offset`, which plays at `origin`.
     func schedule(_ pattern: HapticPattern, from offset: Double, at origin: MonotonicInstant, owner: Int) {
         output.cancel(owner: owner)
+        scheduleVoices(of: pattern, from: offset, at: origin, owner: owner)
+    }
+
+    /// After new dynamic parameters from pattern time `offset` (playing at `origin`): the sounds
+    /// starting from then on are rendered again with them; sounds already playing keep theirs.
+    func replan(_ pattern: HapticPattern, from offset: Double, at origin: MonotonicInstant, owner: Int) {
+        output.cancelPending(owner: owner, from: origin)
+        // Sounds due before the end of the audio already written were placed with the old values.
+        let placed = output.writtenUntil.map { max(0, ($0 - origin).secondsValue) } ?? 0
+        scheduleVoices(of: pattern, from: offset, at: origin, owner: owner, skippingFirst: placed)
+    }
+
+    private func scheduleVoices(of pattern: HapticPattern, from offset: Double, at origin: MonotonicInstant, owner: Int, skippingFirst skipped: Double = 0) {
         do {
             let voices = try renderer.voices(for: pattern, sounds: sounds)
-                .filter { $0.time >= offset }
+                .filter { $0.time >= offset + skipped }
                 .map { TimedVoice(time: $0.time - offset, voice: $0.voice) }
             output.schedule(voices, startingAt: origin, owner: owner)
         } catch {

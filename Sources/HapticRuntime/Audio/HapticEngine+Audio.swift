@@ -63,6 +63,13 @@ extension HapticEngine {
         if audio.serviceToken == nil { serviceAudio() }
     }
 
+    /// Called when a playing player got new dynamic parameters from pattern time `time`, which
+    /// plays at `instant`.
+    func playerReplannedAudio(_ pattern: HapticPattern, from time: Double, at instant: MonotonicInstant, rate: Double, player: Int) {
+        guard let audio = audioOutput, !playsHapticsOnly, rate == 1 else { return }
+        audio.replan(pattern, from: time, at: instant, owner: player)
+    }
+
     /// Plays the sound file `name` (a Piano `.sound` note) at `instant` for `owner`; returns its
     /// length in seconds, or nil without a sound output, with `playsHapticsOnly`, or when the file
     /// cannot be played (see `EngineAudio.problems`).

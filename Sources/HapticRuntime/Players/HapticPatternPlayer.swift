@@ -300,6 +300,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
             pending[entry] = nil
         }
         try scheduleCommands(from: time)
+        if let segment {
+            engine.playerReplannedAudio(pattern, from: time, at: deadline(forPatternTime: time), rate: segment.rate, player: id)
+        }
     }
 
     private func deadline(forPatternTime time: Double) -> MonotonicInstant {

@@ -112,6 +112,23 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertEqual(SignalMeasurement.peak(of: left, in: 19_300..<21_000), 0, "each tone once")
     }
 
+    func testAPlayerLastsUntilItsSoundsEnd() throws {
+        let audio = try makeRig()
+        let finished = Collected<MonotonicInstant>()
+        let pattern = HapticPattern(events: tapWithClick(at: 0) + [HapticEvent(type: .audioCustom, time: 0.2, waveformPath: "click.wav")])
+        let player = try audio.rig.engine.makeAdvancedPlayer(with: pattern)
+        XCTAssertEqual(player.duration, 0.21, accuracy: 1e-9, "the second click (10 ms from 0.2 s), not the tap, ends the pattern")
+        let clock = audio.rig.board.clock
+        player.completionHandler = { _ in finished.append(clock.now) }
+        try player.start(atTime: 0.05)
+        audio.rig.run(until: 0.5)
+        XCTAssertEqual(audio.onsets.count, 2)
+        let end = try XCTUnwrap(finished.values.first)
+        // The final stop is issued its bus lead (≈ 0.1 ms) ahead of 0.26 s.
+        XCTAssertGreaterThanOrEqual(end, .at(0.259))
+        XCTAssertLessThan(end, .at(0.27))
+    }
+
     func testPianoSoundsPlayAndWaitUntilFinishedWaitsForTheSound() throws {
         let audio = try makeRig()
         let piano = HapticPiano(engine: audio.rig.engine)

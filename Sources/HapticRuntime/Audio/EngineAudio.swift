@@ -60,6 +60,17 @@ public final class EngineAudio {
         }
     }
 
+    /// When the last of `pattern`'s sounds ends, in pattern seconds (an AudioCustom event without
+    /// `EventDuration` lasts its decoded file; one that cannot be decoded counts as zero here and
+    /// is reported when played).
+    func soundEnd(of pattern: HapticPattern) -> Double {
+        pattern.events.filter { !$0.type.isHaptic }.map { event in
+            if let given = event.duration, given > 0 { return event.time + given }
+            guard event.type == .audioCustom, let path = event.waveformPath, let sound = try? sounds.sound(forWaveform: path) else { return event.time }
+            return event.time + sound.duration
+        }.max() ?? 0
+    }
+
     /// A fresh owner number for sounds scheduled outside players.
     func makeOwner() -> Int {
         lastOwner -= 1

@@ -52,6 +52,20 @@ extension HapticEngine {
         }
     }
 
+    /// `program` ending no earlier than `pattern`'s sounds, so a player's end, completion and
+    /// `waitUntilFinished` include them: its final `.stop` moves to the last sound's end. A
+    /// program with no commands (a pattern of sounds only) is left alone, so the actuator is not
+    /// woken for it.
+    func extendedToItsSounds(_ program: ActuatorProgram, of pattern: HapticPattern) -> ActuatorProgram {
+        guard let audio = audioOutput, let last = program.commands.last, last.command == .stop else { return program }
+        let end = audio.soundEnd(of: pattern)
+        guard end > program.duration else { return program }
+        var extended = program
+        extended.commands[extended.commands.count - 1].time = end
+        extended.duration = end
+        return extended
+    }
+
     /// Called when a player begins at `origin` from pattern time `offset`.
     func playerBeganAudio(_ pattern: HapticPattern, from offset: Double, at origin: MonotonicInstant, rate: Double, player: Int) {
         guard let audio = audioOutput else { return }

@@ -223,12 +223,14 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// The pattern as compiled for `channel`, after the engine's audio settings.
     func compile(_ pattern: HapticPattern, for channel: ActuatorChannel) -> ActuatorProgram {
+        let source = pattern
         var pattern = pattern
         // With a sound output attached, audio events play there rather than being reported as not played.
         if playsHapticsOnlyValue || mutedForAudio || audioOutput != nil {
             pattern.events.removeAll { !$0.type.isHaptic }
         }
-        return channel.compiler.compile(pattern)
+        let program = channel.compiler.compile(pattern)
+        return playsHapticsOnlyValue ? program : extendedToItsSounds(program, of: source)
     }
 
     /// Throws unless the engine runs; restarts it when auto-shutdown stopped it.

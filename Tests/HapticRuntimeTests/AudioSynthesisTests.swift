@@ -129,4 +129,18 @@ final class AudioSynthesisTests: XCTestCase {
         XCTAssertEqual(voices[0].voice.samples, [0.5, -0.5, 0.25, 0.5, -0.5, 0.25, 0.5])
         XCTAssertEqual(voices[1].voice.samples, [0.5, -0.5, 0.25])
     }
+
+    func testAWaveformCanFollowTheEventEnvelope() throws {
+        let flat = DecodedSound(sampleRate: rate, channels: 1, samples: [Float](repeating: 0.5, count: rate / 5))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hapticboard-envelope-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("flat.wav"))
+        let event = HapticEvent(type: .audioCustom, time: 0, parameters: [EventParameter(.attackTime, 0.1)], waveformPath: "flat.wav", waveformUsesVolumeEnvelope: true)
+        let samples = signal(try XCTUnwrap(render(HapticPattern(events: [event]), folder: folder, decoder: TableDecoder(sounds: ["flat.wav": flat])).first).voice)
+        XCTAssertEqual(samples.count, rate / 5, "the file's length")
+        XCTAssertEqual(samples[0], 0)
+        XCTAssertEqual(samples[rate / 20], 0.25, accuracy: 1e-3, "halfway up the 100 ms attack")
+        XCTAssertEqual(samples[rate / 8], 0.5, accuracy: 1e-3, "full after it")
+    }
 }

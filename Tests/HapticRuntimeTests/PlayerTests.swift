@@ -19,6 +19,7 @@ final class PlayerTests: XCTestCase {
         XCTAssertEqual(completions.values, [true])
         let lastNonZero = try XCTUnwrap(rig.writes(to: 0x02).last { $0.value != 0 })
         XCTAssertLessThan(lastNonZero.end, .at(1.2))
+        rig.assertStoppedInStandby()
     }
 
     func testCancelDropsPendingCommandsWithoutCompletion() throws {
@@ -203,5 +204,58 @@ final class PlayerTests: XCTestCase {
         XCTAssertGreaterThan(secondChip.drive.level(at: .at(1.05)).amplitude, 0.5)
         XCTAssertGreaterThan(board.chip.drive.level(at: .at(2.05)).amplitude, 0.5)
         XCTAssertGreaterThan(secondChip.drive.level(at: .at(2.05)).amplitude, 0.5)
+    }
+}
+
+final class PlayerLoopParameterTests: XCTestCase {
+    func testASentParameterStaysInForceWhenTheLoopRestarts() throws {
+        let rig = EngineRig()
+        try rig.engine.start()
+        let player = try rig.engine.makeAdvancedPlayer(with: TestPatterns.buzz(duration: 0.1))
+        player.loopEnabled = true
+        try player.start(atTime: 1.0)
+        try player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0.5, time: 0)], atTime: 1.05)
+        try player.stop(atTime: 1.35)
+        rig.run(until: 2)
+        let full = rig.drive(at: 1.02)
+        XCTAssertGreaterThan(full, 0.5)
+        for time in [1.07, 1.15, 1.25, 1.32] {
+            XCTAssertEqual(rig.drive(at: time) / full, 0.5, accuracy: 0.05, "at \(time) s")
+        }
+        XCTAssertEqual(rig.drive(at: 1.4), 0)
+    }
+
+    func testARunningCurveContinuesIntoTheNextPass() {
+        var sent = SentParameters()
+        sent.add(DynamicParameter(.hapticSharpnessControl, value: 0.3, time: 0.02))
+        sent.add(ParameterCurve(.hapticIntensityControl, time: 0.05, controlPoints: [ControlPoint(time: 0, value: 1), ControlPoint(time: 0.1, value: 0)]))
+        sent.add(DynamicParameter(.hapticDecayTimeControl, value: 0.2, time: 0.15))
+        sent.carryOver(loopLength: 0.1)
+        let parameters = sent.parameters.sorted { $0.id.rawValue < $1.id.rawValue }
+        XCTAssertEqual(parameters.map(\.id), [.hapticDecayTimeControl, .hapticSharpnessControl])
+        XCTAssertEqual(parameters.map(\.value), [0.2, 0.3])
+        XCTAssertEqual(parameters[0].time, 0.05, accuracy: 1e-12, "starts after the loop end: moved back by its length")
+        XCTAssertEqual(parameters[1].time, 0, "in force at the loop end: held from 0")
+        XCTAssertEqual(sent.curves.count, 1)
+        XCTAssertEqual(sent.curves[0].time, -0.05, accuracy: 1e-12)
+        let timeline = ControlTimeline(parameters: sent.parameters, curves: sent.curves)
+        XCTAssertEqual(timeline.value(of: .hapticIntensityControl, at: 0), 0.5, accuracy: 1e-9)
+    }
+}
+
+final class PlayerRateChangeTests: XCTestCase {
+    func testARateChangeWhilePlayingAppliesFromTheCurrentPosition() throws {
+        let rig = EngineRig()
+        try rig.engine.start()
+        let player = try rig.engine.makeAdvancedPlayer(with: TestPatterns.taps(at: [0, 0.2, 0.4]))
+        try player.start(atTime: 1.0)
+        rig.run(until: 1.1)
+        player.playbackRate = 2
+        XCTAssertEqual(player.playbackRate, 2)
+        player.playbackRate = -1
+        XCTAssertEqual(player.playbackRate, 2, "an invalid rate is ignored")
+        rig.run(until: 2)
+        // Position 0.1 at 1.1 s; the taps at 0.2 and 0.4 follow at twice the speed.
+        XCTAssertEqual(rig.goTimes.map { ($0.seconds * 1000).rounded() / 1000 }, [1.0, 1.15, 1.25])
     }
 }

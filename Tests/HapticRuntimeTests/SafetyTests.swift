@@ -6,17 +6,15 @@ import XCTest
 @testable import HapticRuntime
 
 final class SafetyTests: XCTestCase {
-    func testCancelMidStreamLeavesTheChipStoppedThenStandby() throws {
-        let rig = EngineRig(idleTimeouts: IdleTimeouts(standby: .milliseconds(100), sleep: .seconds(30)))
+    func testCancelMidStreamLeavesTheChipStoppedInStandby() throws {
+        let rig = EngineRig()
         try rig.engine.start()
         let player = try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 1))
         try player.start(atTime: 1.0)
         rig.run(until: 1.5)
         XCTAssertGreaterThan(rig.drive(at: 1.5), 0.5)
         try player.cancel()
-        XCTAssertEqual(rig.board.chip.register(0x02), 0, "RTP 0 at once")
         XCTAssertEqual(rig.drive(at: rig.now.seconds), 0)
-        rig.run(until: 1.7)
         rig.assertStoppedInStandby()
     }
 

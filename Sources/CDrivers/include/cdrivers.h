@@ -143,8 +143,12 @@ int hb_resample(const float *input, unsigned long input_frames, unsigned int cha
 int hb_rt_set_current_thread_fifo(int priority);
 /* PR_SET_TIMERSLACK for the calling thread, in nanoseconds. */
 int hb_rt_set_current_thread_timer_slack(unsigned long nanoseconds);
-/* mlockall(MCL_CURRENT | MCL_FUTURE) for the whole process (needs RLIMIT_MEMLOCK or CAP_IPC_LOCK). */
-int hb_rt_lock_all_memory(void);
+/*
+ * mlockall(MCL_CURRENT | MCL_FUTURE) for the whole process, only when RLIMIT_MEMLOCK is unlimited or
+ * the process has CAP_IPC_LOCK (EPERM otherwise: a finite limit would make later allocations fail).
+ * *memlock_limit receives the soft RLIMIT_MEMLOCK in bytes, UINT64_MAX when unlimited.
+ */
+int hb_rt_lock_all_memory(uint64_t *memlock_limit);
 /* The soft RLIMIT_RTPRIO; UINT64_MAX when unlimited. */
 int hb_rt_priority_limit(uint64_t *soft_limit);
 

@@ -81,14 +81,16 @@ extension HapticEngine {
     }
 
     /// Takes `player` off `channel`: its level leaves the mix; the last player out stops the
-    /// actuator and arms the idle timers.
-    func release(_ player: HapticPatternPlayer, from channel: ActuatorChannel) throws {
+    /// actuator and arms the idle timers. With `standby` (an explicit stop or cancel, a forced
+    /// stop) the idle actuator goes to standby at once instead of after the standby timeout.
+    func release(_ player: HapticPatternPlayer, from channel: ActuatorChannel, standby: Bool = false) throws {
         channel.mixer.remove(player.id)
         channel.activePlayers.remove(player.id)
         if channel.activePlayers.isEmpty {
             channel.mixer = AmplitudeMixer(signed: channel.mixer.signed)
             cancelDriveCheck(on: channel)
             try channel.actuator.stop()
+            if standby { record(try channel.actuator.standby(), on: channel, automatic: true) }
             armIdleTimers(on: channel)
         } else {
             try writeMix(on: channel)

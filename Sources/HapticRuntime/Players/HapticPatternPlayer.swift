@@ -15,7 +15,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
     let engine: HapticEngine
     let id: Int
     let channels: [ActuatorChannel]
-    private var pattern: HapticPattern
+    private let pattern: HapticPattern
+    private var sent = SentParameters()
     private var compiled: [String: ActuatorProgram] = [:]
 
     private struct Segment {
@@ -92,14 +93,16 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     /// Starts at an engine instant (Piano schedules notes back to back this way).
     func start(at instant: MonotonicInstant) throws {
+        // A restart drops the previous pass's level from the mix before the new one begins.
+        if segment != nil { try releaseAll() }
         let offset = startOffset
         startOffset = 0
         pausedOffset = nil
         try begin(from: offset, at: instant)
     }
 
-    /// Stops playback at `time` (0 = now): output stops, pending commands are dropped and the
-    /// completion handler is called.
+    /// Stops playback at `time` (0 = now): output stops, pending commands are dropped, actuators
+    /// no other player uses go to standby, and the completion handler is called.
     public func stop(atTime time: Double) throws {
         try atControlTime(time) { player in
             player.engine.playerStoppedAudio(player: player.id)
@@ -108,13 +111,13 @@ public class HapticPatternPlayer: @unchecked Sendable {
     }
 
     /// Stops at once and drops everything pending, including scheduled stops, pauses and resumes;
-    /// the completion handler is not called.
+    /// actuators no other player uses go to standby; the completion handler is not called.
     public func cancel() throws {
         try engine.locked {
             for token in controlTokens { engine.scheduler.cancel(token) }
             controlTokens = []
             engine.playerStoppedAudio(player: id)
-            try releaseAll()
+            try releaseAll(standby: true)
             cancelScheduled()
             segment = nil
             pausedOffset = nil
@@ -127,7 +130,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
     public func sendParameters(_ parameters: [DynamicParameter], atTime time: Double) throws {
         try engine.locked {
             let base = try patternTime(forControlTime: time)
-            pattern.parameters += parameters.map { DynamicParameter($0.id, value: $0.value, time: base + $0.time) }
+            for parameter in parameters {
+                sent.add(DynamicParameter(parameter.id, value: parameter.value, time: base + parameter.time))
+            }
             try replan(from: base + (parameters.map(\.time).min() ?? 0))
         }
     }
@@ -136,7 +141,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     public func scheduleParameterCurve(_ curve: ParameterCurve, atTime time: Double) throws {
         try engine.locked {
             let base = try patternTime(forControlTime: time)
-            pattern.parameterCurves.append(ParameterCurve(curve.id, time: base + curve.time, controlPoints: curve.controlPoints))
+            sent.add(ParameterCurve(curve.id, time: base + curve.time, controlPoints: curve.controlPoints))
             try replan(from: base + curve.time)
         }
     }
@@ -210,7 +215,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     private func recompile() {
         for channel in channels {
-            compiled[channel.name] = engine.compile(pattern, for: channel)
+            compiled[channel.name] = engine.compile(sent.applied(to: pattern), for: channel)
         }
     }
 
@@ -229,11 +234,16 @@ public class HapticPatternPlayer: @unchecked Sendable {
             engine.claim(channel, for: self)
         }
         try scheduleCommands(from: nil)
-        engine.playerBeganAudio(pattern, from: start, at: instant, rate: rateValue, player: id)
+        engine.playerBeganAudio(sent.applied(to: pattern), from: start, at: instant, rate: rateValue, player: id)
         if loopEnabledValue {
             let boundary = deadline(forPatternTime: length)
             loopToken = engine.scheduleControl(at: boundary, key: "player/\(id)/loop") { [weak self] in
-                try self?.begin(from: 0, at: boundary)
+                guard let self else { return }
+                if !self.sent.isEmpty {
+                    self.sent.carryOver(loopLength: length)
+                    self.recompile()
+                }
+                try self.begin(from: 0, at: boundary)
             }
         }
     }
@@ -301,7 +311,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
         }
         try scheduleCommands(from: time)
         if let segment {
-            engine.playerReplannedAudio(pattern, from: time, at: deadline(forPatternTime: time), rate: segment.rate, player: id)
+            engine.playerReplannedAudio(sent.applied(to: pattern), from: time, at: deadline(forPatternTime: time), rate: segment.rate, player: id)
         }
     }
 
@@ -346,9 +356,10 @@ public class HapticPatternPlayer: @unchecked Sendable {
         loopToken = nil
     }
 
-    private func releaseAll() throws {
+    /// Takes this player off every actuator it uses; see `HapticEngine.release` for `standby`.
+    private func releaseAll(standby: Bool = false) throws {
         for channel in channels where channel.activePlayers.contains(id) {
-            try engine.release(self, from: channel)
+            try engine.release(self, from: channel, standby: standby)
         }
     }
 
@@ -367,9 +378,10 @@ public class HapticPatternPlayer: @unchecked Sendable {
     }
 
     /// Stops output now, drops what is pending and reports the end (`error` for a forced stop).
+    /// Idle actuators go to standby at once: a stop is not a pause before more content.
     func stopNow(reporting error: (any Error)?) throws {
         defer { finish(reporting: error) }
-        try releaseAll()
+        try releaseAll(standby: true)
     }
 
     private func finish(reporting error: (any Error)?) {

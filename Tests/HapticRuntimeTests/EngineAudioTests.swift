@@ -129,6 +129,16 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertLessThan(end, .at(0.27))
     }
 
+    func testAMissingSoundIsReportedAndTheHapticsStillPlay() throws {
+        let audio = try makeRig()
+        let pattern = HapticPattern(events: [TestPatterns.transient(at: 0.1), HapticEvent(type: .audioCustom, time: 0.1, waveformPath: "missing.wav")])
+        try audio.rig.engine.makePlayer(with: pattern).start(atTime: 0.05)
+        audio.rig.run(until: 0.3)
+        XCTAssertEqual(audio.audio.problems, [.waveformPath(path: "missing.wav", problem: .notFound)])
+        XCTAssertEqual(audio.rig.goTimes.count, 1)
+        XCTAssertTrue(audio.onsets.isEmpty)
+    }
+
     func testPianoSoundsPlayAndWaitUntilFinishedWaitsForTheSound() throws {
         let audio = try makeRig()
         let piano = HapticPiano(engine: audio.rig.engine)

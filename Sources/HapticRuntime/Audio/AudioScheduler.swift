@@ -26,8 +26,11 @@ public final class AudioScheduler {
     public let targetQueuedFrames: Int
     /// The mix of every sound.
     public private(set) var mixer: AudioMixer
-    /// Onsets of every sound placed so far, oldest first.
+    /// Onsets of the sounds placed most recently (at most `maximumReports`), oldest first.
     public private(set) var onsets: [AudioOnsetReport] = []
+    /// How many onset reports are kept: a long-running engine (a piano played for hours) must not
+    /// grow without bound.
+    public static let maximumReports = 1024
     /// Underruns seen (the device queue found empty while streaming).
     public private(set) var underruns = 0
     /// Where the audio written so far ends: sounds due before it are placed (or missed) already.
@@ -129,6 +132,7 @@ public final class AudioScheduler {
             let placed = max(0, offset)
             mixer.add(next.voice, atFrame: blockFirstFrame + placed, owner: next.owner)
             onsets.append(AudioOnsetReport(deadline: next.deadline, onset: blockStart + sink.format.duration(ofFrames: placed), frame: blockFirstFrame + placed))
+            if onsets.count > Self.maximumReports { onsets.removeFirst(onsets.count - Self.maximumReports) }
         }
     }
 

@@ -20,7 +20,8 @@ public final class EngineAudio {
     public var sounds: SoundLibrary
     /// Renders audio events at the output's rate and channels.
     public let renderer: AudioPatternRenderer
-    /// Audio events that could not be played (missing or undecodable files), newest last.
+    /// Audio events that could not be played (missing or undecodable files), newest last; the
+    /// latest `AudioScheduler.maximumReports` are kept.
     public private(set) var problems: [AudioContentError] = []
     var serviceToken: ScheduledToken?
     /// Owner numbers for sounds not started by a player (Piano notes) count down from −1, so they
@@ -56,8 +57,13 @@ public final class EngineAudio {
                 .map { TimedVoice(time: $0.time - offset, voice: $0.voice) }
             output.schedule(voices, startingAt: origin, owner: owner)
         } catch {
-            problems.append(error)
+            record(error)
         }
+    }
+
+    private func record(_ problem: AudioContentError) {
+        problems.append(problem)
+        if problems.count > AudioScheduler.maximumReports { problems.removeFirst() }
     }
 
     /// When the last of `pattern`'s sounds ends, in pattern seconds (an AudioCustom event without
@@ -86,7 +92,7 @@ public final class EngineAudio {
             output.schedule(voices, startingAt: instant, owner: owner)
             return voices.map { Double($0.voice.frameCount) / Double(renderer.sampleRate) }.max() ?? 0
         } catch {
-            problems.append(error)
+            record(error)
             return nil
         }
     }

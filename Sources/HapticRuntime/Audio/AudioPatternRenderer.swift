@@ -4,9 +4,10 @@ import Foundation
 /// Renders a pattern's audio events as voices at the output's rate and channel count.
 ///
 /// - AudioContinuous: a tone (see `AudioToneMapping`) lasting `EventDuration`, its volume
-///   following the event envelope and AudioVolumeControl, its pitch, brightness and pan following
-///   the dynamic parameters and curves (read every `controlInterval` frames; the phase runs on so
-///   changes do not click).
+///   following the event envelope and AudioVolumeControl (read every `controlInterval` frames and
+///   interpolated between, so the last interval fades to the end value instead of clicking), its
+///   pitch, brightness and pan following the dynamic parameters and curves (read every
+///   `controlInterval` frames; the phase runs on so changes do not click).
 /// - AudioCustom: the waveform file, at AudioVolume × AudioVolumeControl, through the event envelope
 ///   when `EventWaveformUseVolumeEnvelope` is set, panned like a tone (a mono file) or balanced (a
 ///   stereo one). It lasts the file's length, or `EventDuration` when given — looping the file
@@ -52,20 +53,30 @@ public struct AudioPatternRenderer: Sendable {
         let event = evaluator.pattern.events[index]
         let rate = Double(sampleRate)
         let frames = frameCount(seconds: event.soundingDuration)
+        let interval = max(1, controlInterval)
         var samples = [Float](repeating: 0, count: frames * channels)
         var phase = 0.0
         var frequency = 0.0
         var weights: [Double] = []
         var pan = (left: 1.0, right: 1.0)
+        var volume = (start: 0.0, end: 0.0)
+        var blockLength = interval
         for n in 0..<frames {
-            let time = event.time + Double(n) / rate
-            guard let sounding = evaluator.sounding(eventAt: index, at: time) else { continue }
-            if n % max(1, controlInterval) == 0 {
+            let step = n % interval
+            if step == 0 {
+                // Everything is read once per control interval; the volume is interpolated across
+                // it, so envelopes and curves stay smooth at a fraction of the per-sample cost.
+                let time = event.time + Double(n) / rate
+                let sounding = evaluator.sounding(eventAt: index, at: time)
+                blockLength = min(interval, frames - n)
+                let blockEnd = event.time + Double(n + blockLength) / rate
+                volume = (sounding?.intensity ?? 0, evaluator.sounding(eventAt: index, at: blockEnd)?.intensity ?? 0)
                 frequency = AudioToneMapping.frequency(pitch: event.value(of: .audioPitch) + evaluator.controls.value(of: .audioPitchControl, at: time))
-                weights = AudioToneMapping.harmonicWeights(brightness: sounding.sharpness)
+                weights = AudioToneMapping.harmonicWeights(brightness: sounding?.sharpness ?? 0)
                 pan = AudioToneMapping.panGains(event.value(of: .audioPan) + evaluator.controls.value(of: .audioPanControl, at: time))
             }
-            let value = sounding.intensity * AudioToneMapping.sample(phase: phase, weights: weights, frequency: frequency, nyquist: rate / 2)
+            let level = volume.start + (volume.end - volume.start) * Double(step) / Double(blockLength)
+            let value = level * AudioToneMapping.sample(phase: phase, weights: weights, frequency: frequency, nyquist: rate / 2)
             place(value, pan: pan, frame: n, into: &samples)
             phase += 2 * Double.pi * frequency / rate
             if phase >= 2 * Double.pi { phase -= 2 * Double.pi }

@@ -17,7 +17,12 @@ public final class EngineAudio {
     /// The device stream and its mixer.
     public let output: AudioScheduler
     /// Decoded sound files by waveform path; replace it to play content from another folder.
-    public var sounds: SoundLibrary
+    public var sounds: SoundLibrary {
+        didSet {
+            rendered = [:]
+            renderOrder = []
+        }
+    }
     /// Renders audio events at the output's rate and channels.
     public let renderer: AudioPatternRenderer
     /// Audio events that could not be played (missing or undecodable files), newest last; the
@@ -27,6 +32,12 @@ public final class EngineAudio {
     /// Owner numbers for sounds not started by a player (Piano notes) count down from −1, so they
     /// never meet a player's id.
     private var lastOwner = 0
+    /// Voices of recently played patterns: a piano key or a looping player plays the same
+    /// pattern again and again, and rendering happens under the engine's lock.
+    private var rendered: [HapticPattern: [TimedVoice]] = [:]
+    private var renderOrder: [HapticPattern] = []
+    /// Patterns whose voices are kept.
+    static let renderCacheSize = 32
 
     /// Sound through `output`, reading waveforms from `sounds`.
     public init(output: AudioScheduler, sounds: SoundLibrary) {
@@ -52,7 +63,7 @@ public final class EngineAudio {
 
     private func scheduleVoices(of pattern: HapticPattern, from offset: Double, at origin: MonotonicInstant, owner: Int, skippingFirst skipped: Double = 0) {
         do {
-            let voices = try renderer.voices(for: pattern, sounds: sounds)
+            let voices = try voices(for: pattern)
                 .filter { $0.time >= offset + skipped }
                 .map { TimedVoice(time: $0.time - offset, voice: $0.voice) }
             output.schedule(voices, startingAt: origin, owner: owner)
@@ -77,6 +88,18 @@ public final class EngineAudio {
         }.max() ?? 0
     }
 
+    /// The voices of `pattern`, rendered once while it stays among the recent patterns.
+    private func voices(for pattern: HapticPattern) throws(AudioContentError) -> [TimedVoice] {
+        if let cached = rendered[pattern] { return cached }
+        let voices = try renderer.voices(for: pattern, sounds: sounds)
+        rendered[pattern] = voices
+        renderOrder.append(pattern)
+        if renderOrder.count > Self.renderCacheSize {
+            rendered[renderOrder.removeFirst()] = nil
+        }
+        return voices
+    }
+
     /// A fresh owner number for sounds scheduled outside players.
     func makeOwner() -> Int {
         lastOwner -= 1
@@ -88,7 +111,7 @@ public final class EngineAudio {
     func scheduleSound(named name: String, at instant: MonotonicInstant, owner: Int) -> Double? {
         let pattern = HapticPattern(events: [HapticEvent(type: .audioCustom, time: 0, waveformPath: name)])
         do {
-            let voices = try renderer.voices(for: pattern, sounds: sounds)
+            let voices = try voices(for: pattern)
             output.schedule(voices, startingAt: instant, owner: owner)
             return voices.map { Double($0.voice.frameCount) / Double(renderer.sampleRate) }.max() ?? 0
         } catch {

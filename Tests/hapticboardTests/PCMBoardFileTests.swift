@@ -1,4 +1,6 @@
 import ActuatorHAL
+import Foundation
+import HardwareMocks
 import XCTest
 @testable import hapticboard
 
@@ -65,5 +67,24 @@ final class PCMBoardFileTests: XCTestCase {
             "pcm.yml:15:3: audio.channel-map: sound plays on the device's first two channels; to use others, point 'device' at an ALSA dshare PCM bound to them",
             "pcm.yml:16:3: audio.max-amplitude: max-amplitude is for pcm-actuators; set the sound level with AudioVolume or the mixer (alsamixer)",
         ])
+    }
+
+    func testOutputsOpenTheirALSADevicesWhenUsed() throws {
+        let missing = board.replacingOccurrences(of: "hw:CARD=Controller,DEV=0", with: "hw:CARD=HapticboardNoSuchCard,DEV=0")
+            .replacingOccurrences(of: "device: controller_sound", with: "device: hw:CARD=HapticboardNoSoundCard,DEV=0")
+        let file = try BoardFile.parse(missing, path: "pcm.yml")
+        let clock = VirtualClock()
+        let actuator = try file.pcmActuator(at: 0, clock: clock)
+        XCTAssertEqual(actuator.powerState, .off, "nothing is opened until the actuator wakes")
+        XCTAssertThrowsError(try actuator.wake()) { error in
+            guard case .open(let device, _)? = error as? PCMError else { return XCTFail("\(error)") }
+            XCTAssertEqual(device, "hw:CARD=HapticboardNoSuchCard,DEV=0")
+        }
+        XCTAssertThrowsError(try file.engineAudio(contentFile: URL(fileURLWithPath: "pattern.ahap"), clock: clock)) { error in
+            guard case .open(let device, _)? = error as? PCMError else { return XCTFail("\(error)") }
+            XCTAssertEqual(device, "hw:CARD=HapticboardNoSoundCard,DEV=0")
+        }
+        let silent = try BoardFile.parse(board.components(separatedBy: "audio:")[0], path: "pcm.yml")
+        XCTAssertNil(try silent.engineAudio(contentFile: URL(fileURLWithPath: "pattern.ahap"), clock: clock))
     }
 }

@@ -87,7 +87,10 @@ final class EngineAudioTests: XCTestCase {
         audio.rig.run(until: 0.3)
         let left = audio.sink.channel(0)
         XCTAssertGreaterThan(SignalMeasurement.peak(of: left, in: 7200..<9000), 0.5, "the tone played")
-        XCTAssertEqual(SignalMeasurement.peak(of: left, in: 10_500..<left.count), 0, "and was faded out at the cancel")
+        XCTAssertLessThan(left.count, 48_000 * 3 / 10, "the stream ran dry once nothing was left to play")
+        // Cancelled at 0.2 s (frame 9600): what was already queued (two periods) plays, then the 1 ms fade.
+        let lastSound = try XCTUnwrap(left.lastIndex { $0 != 0 })
+        XCTAssertLessThanOrEqual(lastSound, 9600 + 256 + 48 + 1, "faded out at the cancel")
         audio.rig.engine.stop()
         let frames = audio.sink.frameCount
         audio.rig.run(until: 0.5)
@@ -137,6 +140,19 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertEqual(audio.audio.problems, [.waveformPath(path: "missing.wav", problem: .notFound)])
         XCTAssertEqual(audio.rig.goTimes.count, 1)
         XCTAssertTrue(audio.onsets.isEmpty)
+    }
+
+    func testAnIdleOutputRestsAndStartsAgainOnTime() throws {
+        let audio = try makeRig()
+        try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1))).start(atTime: 0.05)
+        audio.rig.run(until: 0.5)
+        let frames = audio.sink.frameCount
+        XCTAssertLessThan(frames, 48_000 / 4, "no writes once the click has played")
+        try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1))).start(atTime: 1.0)
+        audio.rig.run(until: 1.5)
+        XCTAssertEqual(audio.onsets.count, 2)
+        XCTAssertLessThanOrEqual(abs((audio.onsets[1] - .at(1.1)).nanoseconds), 21_000, "placed afresh after the rest")
+        XCTAssertEqual(audio.audio.output.underruns, 0, "running dry while idle is not an underrun")
     }
 
     func testPianoSoundsPlayAndWaitUntilFinishedWaitsForTheSound() throws {
@@ -227,7 +243,8 @@ final class EngineAudioFaultTests: XCTestCase {
         let sounds = SoundLibrary(decoder: TableDecoder(sounds: [:]), sampleRate: 48_000, folder: FileManager.default.temporaryDirectory)
         rig.engine.attachAudio(EngineAudio(output: AudioScheduler(sink: UnpluggedSink(), clock: rig.board.clock), sounds: sounds))
         try rig.engine.start()
-        try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 0.5)).start(atTime: 0.01)
+        let hum = HapticEvent(type: .audioContinuous, time: 0, duration: 0.5)
+        try rig.engine.makePlayer(with: HapticPattern(events: TestPatterns.buzz(duration: 0.5).events + [hum])).start(atTime: 0.01)
         rig.run(until: 0.05)
         XCTAssertGreaterThan(rig.drive(at: 0.05), 0, "buzzing while the sound device works")
         rig.run(until: 0.2)

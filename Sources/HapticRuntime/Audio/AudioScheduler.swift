@@ -9,8 +9,9 @@ import ActuatorHAL
 /// deadline D starts round((D − that time) × rate) frames into the block — placement is exact to
 /// one frame (21 µs at 48 kHz). A sound whose deadline has already passed starts at once and its
 /// report shows the lateness. The stream is written continuously (silence when nothing sounds),
-/// which keeps the latency fixed; a queue found empty while streaming is an underrun — counted,
-/// and the next write restarts the stream with placement recomputed from the delay.
+/// which keeps the latency fixed while sounds play; a queue found empty while streaming is an
+/// underrun — counted, and the next write restarts the stream with placement recomputed from the
+/// delay. With nothing to play the owner may stop servicing after `pauseStreaming()`.
 public final class AudioScheduler {
     private struct Pending {
         var deadline: MonotonicInstant
@@ -86,6 +87,13 @@ public final class AudioScheduler {
     public func cancelAll() {
         pending.removeAll()
         mixer.removeAll()
+    }
+
+    /// Lets the stream run dry without counting it as an underrun: called when nothing is left to
+    /// play, so an idle output costs no writes. The next `service` starts the stream again, with
+    /// placement measured afresh from the device delay.
+    public func pauseStreaming() {
+        isStreaming = false
     }
 
     /// Stops the stream at once, dropping what is queued and every sound.

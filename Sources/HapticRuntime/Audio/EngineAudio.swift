@@ -3,8 +3,9 @@ import ActuatorHAL
 /// A `HapticEngine`'s sound: one output stream, the sounds its content names, and the renderer
 /// that turns a pattern's audio events into voices. Attach it with `HapticEngine.attachAudio(_:)`.
 ///
-/// While the engine runs, its timing thread services the stream every period (a control command
-/// on the engine's `DeadlineScheduler`), so sounds are placed by `AudioScheduler` on the same
+/// While sounds play or wait, the engine's timing thread services the stream every period (a
+/// control command on the engine's `DeadlineScheduler`; with nothing to play it rests and the
+/// stream runs dry), so sounds are placed by `AudioScheduler` on the same
 /// clock and timeline as the haptic commands: a player started at instant T plays an audio event
 /// at pattern time t so its first sample leaves the device at T + t. Players honour
 /// `playsHapticsOnly` (no sound at all) and `isMutedForAudio` (silence, sounds keep their places);

@@ -26,7 +26,8 @@ extension HapticEngine {
     }
 
     /// Tops the stream up at `deadline` and comes back one period later while the engine runs
-    /// with this output; an error ends the servicing and reaches the scheduler's error handler.
+    /// with this output and something is playing or waiting; an error ends the servicing and
+    /// reaches the scheduler's error handler.
     private func scheduleAudioService(of audio: EngineAudio, at deadline: MonotonicInstant) {
         let format = audio.output.sink.format
         let period = format.duration(ofFrames: format.periodFrames)
@@ -35,6 +36,12 @@ extension HapticEngine {
             audio.serviceToken = nil
             guard self.isRunningUnlocked, self.audioOutput === audio else { return }
             try audio.output.service()
+            // With nothing left to play the stream runs dry and the timing thread rests until a
+            // player or a piano note schedules a sound again.
+            guard !audio.output.isIdle else {
+                audio.output.pauseStreaming()
+                return
+            }
             self.scheduleAudioService(of: audio, at: deadline + period)
         }
     }

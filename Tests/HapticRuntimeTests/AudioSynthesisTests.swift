@@ -145,4 +145,19 @@ final class AudioSynthesisTests: XCTestCase {
         XCTAssertEqual(samples[rate / 20], 0.25, accuracy: 1e-3, "halfway up the 100 ms attack")
         XCTAssertEqual(samples[rate / 8], 0.5, accuracy: 1e-3, "full after it")
     }
+
+    func testToneSamplesMatchTheDocumentedHarmonicSum() {
+        let weights = AudioToneMapping.harmonicWeights(brightness: 0.8)
+        XCTAssertEqual(weights[0], 1)
+        XCTAssertEqual(weights[2], 0.64 / 3, accuracy: 1e-12)
+        for phase in stride(from: 0.0, to: 2 * Double.pi, by: 0.37) {
+            let direct = zip(weights.indices, weights).reduce(0.0) { $0 + $1.1 * sin(Double($1.0 + 1) * phase) } / weights.reduce(0, +)
+            XCTAssertEqual(AudioToneMapping.sample(phase: phase, weights: weights, frequency: 440, nyquist: 24_000), direct, accuracy: 1e-12)
+        }
+        // At 4 kHz only harmonics 1-5 stay below a 24 kHz Nyquist frequency.
+        let kept = Array(weights.prefix(5))
+        let phase = 1.1
+        let direct = zip(kept.indices, kept).reduce(0.0) { $0 + $1.1 * sin(Double($1.0 + 1) * phase) } / kept.reduce(0, +)
+        XCTAssertEqual(AudioToneMapping.sample(phase: phase, weights: weights, frequency: 4000, nyquist: 24_000), direct, accuracy: 1e-12)
+    }
 }

@@ -5,15 +5,17 @@ import ActuatorHAL
 ///
 /// While sounds play or wait, the engine's timing thread services the stream every period (a
 /// control command on the engine's `DeadlineScheduler`; with nothing to play it rests and the
-/// stream runs dry), so sounds are placed by `AudioScheduler` on the same
-/// clock and timeline as the haptic commands: a player started at instant T plays an audio event
-/// at pattern time t so its first sample leaves the device at T + t. Players honour
-/// `playsHapticsOnly` (no sound at all) and `isMutedForAudio` (silence, sounds keep their places);
-/// a player's cancel, stop or pause fades its sounds out and a restart or loop plays them again
-/// from the beginning. Dynamic parameters and curves in the pattern shape its sounds; those sent
-/// while playing (`sendParameters`, `scheduleParameterCurve`) shape the sounds that start after
-/// them — a sound already playing keeps the parameters it started with. Sounds play at normal speed whatever the player's `playbackRate` (a rate
-/// other than 1 plays no sound), and an event already begun at a seek or resume offset is skipped.
+/// stream runs dry), so `AudioScheduler` places sounds on the same clock and timeline as the
+/// haptic commands: a player started at instant T plays an audio event at pattern time t so its
+/// first sample leaves the device at T + t.
+/// - `playsHapticsOnly` plays no sound; `isMutedForAudio` silences it, sounds keeping their places.
+/// - A player's cancel, stop or pause fades its sounds out; a restart or loop plays them again
+///   from the beginning; a player lasts until its sounds end.
+/// - Dynamic parameters and curves in the pattern shape its sounds; those sent while playing
+///   (`sendParameters`, `scheduleParameterCurve`) shape the sounds that start after them — a
+///   sound already playing keeps the parameters it started with.
+/// - Sounds play at normal speed: a player at a `playbackRate` other than 1 plays no sound, and
+///   an event already begun at a seek or resume offset is skipped.
 public final class EngineAudio {
     /// The device stream and its mixer.
     public let output: AudioScheduler

@@ -102,4 +102,22 @@ final class PCMDriveTests: XCTestCase {
             XCTAssertEqual(SignalMeasurement.peak(of: coil, in: window), 0.8 * 0.9 * time / 0.3, accuracy: 0.01, "at \(time) s")
         }
     }
+
+    func testABrakeReachingTheNextTapMergesTheirSpansSoBlocksNeverOverlap() throws {
+        // Sharpness 0.15 on a 170 Hz LRA: an 18.5 ms pulse holds three cycles (17.6 ms) and the brake
+        // runs to 20.6 ms; a tap 19.8 ms later (more than the 1 ms join gap after the pulse) would
+        // otherwise start a span inside the brake.
+        let pattern = HapticPattern(events: [transient(0, intensity: 1, sharpness: 0.15), transient(0.0198, intensity: 1, sharpness: 0.15)])
+        let program = PatternCompiler(capabilities: try configuration(.lra).capabilities, options: CompilerOptions(pcmSampleRate: rate)).compile(pattern)
+        let blocks = program.commands.compactMap { command -> (Double, Int)? in
+            if case .pcm(let samples) = command.command { (command.time, samples.count) } else { nil }
+        }
+        for (previous, next) in zip(blocks, blocks.dropFirst()) {
+            XCTAssertGreaterThanOrEqual(next.0, previous.0 + Double(previous.1) / Double(rate) - 1e-9, "blocks at \(previous.0) and \(next.0) overlap")
+        }
+        let (signal, _) = try drive(pattern, .lra)
+        let period = Double(rate) / 170
+        let brake = Array(signal[Int(3 * period) + 2..<Int(3.5 * period) - 2])
+        XCTAssertTrue(brake.allSatisfy { $0 < 0 }, "the first tap's brake is kept whole")
+    }
 }

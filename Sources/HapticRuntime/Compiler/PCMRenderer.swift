@@ -17,7 +17,7 @@ struct PCMRenderer: Sendable {
     var controlRate: Double
 
     func render(_ stream: StreamContent) -> ([TimedCommand], Double) {
-        let spans = stream.spans(in: evaluator.pattern, joinGap: 1 / controlRate)
+        let spans = spansCoveringBrakes(stream)
         guard let first = spans.first else { return ([], 0) }
         var commands = [TimedCommand(time: first.start - max(0, options.modeSwitchCost.secondsValue), command: .prepare(.pcm))]
         let sampleRate = Double(max(1, options.pcmSampleRate))
@@ -31,10 +31,8 @@ struct PCMRenderer: Sendable {
             // Only the bursts sounding are summed, so a span of thousands of taps stays cheap.
             var nextTransient = 0
             var sounding: [TransientDrive] = []
-            // A brake may reach past the pulse's nominal length; the span covers it.
-            let spanEnd = max(span.end, transients.map(\.end).max() ?? span.end)
             // The epsilon keeps 0.05 s × 8000 Hz (= 400.00000000000006 in binary) at 400 samples.
-            let total = Int(((spanEnd - span.start) * sampleRate - 1e-9).rounded(.up))
+            let total = Int(((span.end - span.start) * sampleRate - 1e-9).rounded(.up))
             var phase = 0.0
             var amplitude = 0.0
             var frequency = 0.0
@@ -66,8 +64,25 @@ struct PCMRenderer: Sendable {
                     blockStart = n + 1
                 }
             }
-            end = max(end, spanEnd)
+            end = max(end, span.end)
         }
         return (commands, end)
+    }
+
+    /// The stream's spans, each reaching to the end of the brakes of the transients starting in
+    /// it (a brake may run up to half a cycle past the pulse's nominal length), and merged where
+    /// that makes them meet — so blocks never overlap and a sink fed back to back stays in time.
+    private func spansCoveringBrakes(_ stream: StreamContent) -> [TimeSpan] {
+        let brakeEnds = stream.pulses.map { (start: $0.time, end: TransientDrive($0, mapping: mapping).end) }
+        var merged: [TimeSpan] = []
+        for var span in stream.spans(in: evaluator.pattern, joinGap: 1 / controlRate) {
+            span.end = max(span.end, brakeEnds.filter { $0.start >= span.start && $0.start < span.end }.map(\.end).max() ?? span.end)
+            if let last = merged.last, span.start <= last.end + 1 / controlRate {
+                merged[merged.count - 1].end = max(last.end, span.end)
+            } else {
+                merged.append(span)
+            }
+        }
+        return merged
     }
 }

@@ -1,4 +1,5 @@
 import ActuatorHAL
+import Foundation
 
 /// A `HapticEngine`'s sound: one output stream, the sounds its content names, and the renderer
 /// that turns a pattern's audio events into voices. Attach it with `HapticEngine.attachAudio(_:)`.
@@ -21,11 +22,16 @@ public final class EngineAudio {
     public let output: AudioScheduler
     /// Decoded sound files by waveform path; replace it to play content from another folder.
     public var sounds: SoundLibrary {
-        didSet {
-            rendered = [:]
-            renderOrder = []
+        get { renderLock.withLock { library } }
+        set {
+            renderLock.withLock {
+                library = newValue
+                rendered = [:]
+                renderOrder = []
+            }
         }
     }
+    private var library: SoundLibrary
     /// Renders audio events at the output's rate and channels.
     public let renderer: AudioPatternRenderer
     /// Audio events that could not be played (missing or undecodable files), newest last; the
@@ -39,13 +45,16 @@ public final class EngineAudio {
     /// pattern again and again, and rendering happens under the engine's lock.
     private var rendered: [HapticPattern: [TimedVoice]] = [:]
     private var renderOrder: [HapticPattern] = []
+    /// Guards the library and the rendered voices: `prerender` runs on the application's thread
+    /// outside the engine's lock, so the timing thread never waits for a long render.
+    private let renderLock = NSLock()
     /// Patterns whose voices are kept.
     static let renderCacheSize = 32
 
     /// Sound through `output`, reading waveforms from `sounds`.
     public init(output: AudioScheduler, sounds: SoundLibrary) {
         self.output = output
-        self.sounds = sounds
+        library = sounds
         renderer = AudioPatternRenderer(sampleRate: output.sink.format.sampleRate, channels: output.sink.format.channels)
     }
 
@@ -86,21 +95,36 @@ public final class EngineAudio {
     func soundEnd(of pattern: HapticPattern) -> Double {
         pattern.events.filter { !$0.type.isHaptic }.map { event in
             if let given = event.duration, given > 0 { return event.time + given }
-            guard event.type == .audioCustom, let path = event.waveformPath, let sound = try? sounds.sound(forWaveform: path) else { return event.time }
+            guard event.type == .audioCustom, let path = event.waveformPath, let sound = decodedSound(path) else { return event.time }
             return event.time + sound.duration
         }.max() ?? 0
     }
 
+    /// Renders `pattern`'s sounds ahead of playing it (`HapticEngine.makePlayer` calls this
+    /// before taking the engine's lock); a failure is left for the start to report.
+    func prerender(_ pattern: HapticPattern) {
+        _ = try? voices(for: pattern)
+    }
+
     /// The voices of `pattern`, rendered once while it stays among the recent patterns.
     private func voices(for pattern: HapticPattern) throws(AudioContentError) -> [TimedVoice] {
+        renderLock.lock()
+        defer { renderLock.unlock() }
         if let cached = rendered[pattern] { return cached }
-        let voices = try renderer.voices(for: pattern, sounds: sounds)
+        let voices = try renderer.voices(for: pattern, sounds: library)
         rendered[pattern] = voices
         renderOrder.append(pattern)
         if renderOrder.count > Self.renderCacheSize {
             rendered[renderOrder.removeFirst()] = nil
         }
         return voices
+    }
+
+    /// The decoded sound `path` names, or nil when it cannot be decoded.
+    private func decodedSound(_ path: String) -> DecodedSound? {
+        renderLock.lock()
+        defer { renderLock.unlock() }
+        return try? library.sound(forWaveform: path)
     }
 
     /// A fresh owner number for sounds scheduled outside players.

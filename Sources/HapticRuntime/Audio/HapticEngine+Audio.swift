@@ -73,6 +73,13 @@ extension HapticEngine {
         return extended
     }
 
+    /// Renders `pattern`'s sounds before a player for it is made, outside the engine's lock, so
+    /// starting it later does not hold the lock (and the timing thread) for the render.
+    func prerenderAudio(_ pattern: HapticPattern) {
+        guard let audio = locked({ playsHapticsOnly ? nil : audioOutput }) else { return }
+        audio.prerender(pattern)
+    }
+
     /// Called when a player begins at `origin` from pattern time `offset`.
     func playerBeganAudio(_ pattern: HapticPattern, from offset: Double, at origin: MonotonicInstant, rate: Double, player: Int) {
         guard let audio = audioOutput else { return }

@@ -165,12 +165,14 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// A player for `pattern` on the actuator named `actuator`, or on every actuator when nil.
     public func makePlayer(with pattern: HapticPattern, on actuator: String? = nil) throws -> HapticPatternPlayer {
+        prerenderAudio(pattern)
         let (id, selected) = try prepareNewPlayer(on: actuator)
         return HapticPatternPlayer(engine: self, id: id, pattern: pattern, channels: selected)
     }
 
     /// An advanced player (loop, rate, pause/resume, seek, completion) for `pattern`.
     public func makeAdvancedPlayer(with pattern: HapticPattern, on actuator: String? = nil) throws -> HapticAdvancedPatternPlayer {
+        prerenderAudio(pattern)
         let (id, selected) = try prepareNewPlayer(on: actuator)
         return HapticAdvancedPatternPlayer(engine: self, id: id, pattern: pattern, channels: selected)
     }

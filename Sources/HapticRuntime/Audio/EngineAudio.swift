@@ -42,7 +42,7 @@ public final class EngineAudio {
     /// never meet a player's id.
     private var lastOwner = 0
     /// Voices of recently played patterns: a piano key or a looping player plays the same
-    /// pattern again and again, and rendering happens under the engine's lock.
+    /// pattern again and again, and a pattern made into a player is rendered before it starts.
     private var rendered: [HapticPattern: [TimedVoice]] = [:]
     private var renderOrder: [HapticPattern] = []
     /// Guards the library and the rendered voices: `prerender` runs on the application's thread

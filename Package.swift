@@ -16,13 +16,16 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
-        // Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x, chosen by its header) and ALSA.
+        // Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x, chosen by its header), ALSA,
+        // libsndfile (sound file decoding) and libsamplerate (resampling to the device rate).
         .target(
             name: "CDrivers",
             linkerSettings: [
                 .linkedLibrary("i2c"),
                 .linkedLibrary("gpiod"),
                 .linkedLibrary("asound"),
+                .linkedLibrary("sndfile"),
+                .linkedLibrary("samplerate"),
             ]
         ),
         .target(

@@ -3,7 +3,7 @@
 # Usage: Scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 
-packages=(libgpiod-dev libi2c-dev libasound2-dev pkg-config "$@")
+packages=(libgpiod-dev libi2c-dev libasound2-dev libsndfile1-dev libsamplerate0-dev pkg-config "$@")
 
 missing=()
 for package in "${packages[@]}"; do

@@ -174,6 +174,9 @@ public protocol Actuator: AnyObject {
     /// Writes interleaved PCM samples for an audio-driven actuator. Actuators without PCM keep
     /// the default, which throws `ActuatorError.unsupported`.
     func writePCM(_ samples: [Int16]) throws
+    /// How long after `writePCM` its first sample leaves the output: the engine writes each PCM
+    /// block this much ahead of its deadline. Actuators without PCM keep the default, zero.
+    var pcmOutputLatency: Duration { get }
     /// Stops any output at once (sequence, real-time or PCM) without leaving the current power state.
     func stop() throws
     /// Reads the hardware's view: power, playing, faults.
@@ -185,6 +188,9 @@ extension Actuator {
     public func setDriveFrequency(_ hertz: Double) throws {
         throw ActuatorError.unsupported(actuator: name, operation: "setting the drive frequency (\(hertz) Hz)")
     }
+
+    /// Default for actuators without an audio path: nothing is queued ahead.
+    public var pcmOutputLatency: Duration { .zero }
 
     /// Default for actuators without an audio path: refuse rather than drop the samples.
     public func writePCM(_ samples: [Int16]) throws {

@@ -1,9 +1,9 @@
 #ifndef HAPTICBOARD_CDRIVERS_H
 #define HAPTICBOARD_CDRIVERS_H
 /*
- * Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x), ALSA and the real-time thread calls
- * (prctl, sched, timerfd), so the Swift side never sees a macro-heavy, variadic or version-specific
- * C API.
+ * Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x), ALSA, libsndfile, libsamplerate and the
+ * real-time thread calls (prctl, sched, timerfd), so the Swift side never sees a macro-heavy, variadic
+ * or version-specific C API.
  *
  * Every function that can fail returns 0 on success or a positive errno. None of them prints,
  * aborts or keeps global state; handles are owned by the caller and released exactly once.
@@ -113,6 +113,29 @@ int hb_pcm_drain(hb_pcm *pcm);
 /* Discards what is queued, then leaves the stream ready for more writes. */
 int hb_pcm_drop(hb_pcm *pcm);
 void hb_pcm_close(hb_pcm *pcm);
+
+/* ---------------------------------------------------------------- Sound files (libsndfile) and resampling (libsamplerate) */
+
+/*
+ * Decodes every frame of the sound file at `path` (any format libsndfile reads: WAV, FLAC, OGG/Vorbis, …)
+ * to interleaved floats in -1…1. On success *samples (free with hb_sound_file_free) holds
+ * *frames × *channels values at *rate hertz. On failure the result is libsndfile's error number
+ * (HB_SOUND_FILE_TOO_LARGE when the file cannot fit in memory), *message its text (copy it at once:
+ * libsndfile reuses the buffer) and *opened whether the file was opened (so the failure was in decoding).
+ */
+#define HB_SOUND_FILE_TOO_LARGE 10000
+int hb_sound_file_read(const char *path, float **samples, unsigned long *frames, unsigned int *channels,
+                       unsigned int *rate, const char **message, int *opened);
+void hb_sound_file_free(float *samples);
+
+/*
+ * Converts `input_frames` interleaved frames of `channels` channels by `ratio` (output rate / input rate)
+ * with libsamplerate's best band-limited sinc converter, into `output` (room for `output_capacity` frames).
+ * *output_frames is what was produced. On failure the result is libsamplerate's error number and *message
+ * its (static) text.
+ */
+int hb_resample(const float *input, unsigned long input_frames, unsigned int channels, double ratio,
+                float *output, unsigned long output_capacity, unsigned long *output_frames, const char **message);
 
 /* ---------------------------------------------------------------- Real-time thread set-up */
 

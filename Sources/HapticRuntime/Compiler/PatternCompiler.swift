@@ -2,8 +2,9 @@ import ActuatorHAL
 
 /// Turns a `HapticPattern` into the `ActuatorProgram` one actuator plays.
 ///
-/// - Audio-driven actuators (`supportsPCM`): everything becomes PCM — a sine at the mapped
-///   frequency times the mixed level (see `PCMRenderer`).
+/// - Audio-driven actuators (`supportsPCM`): everything becomes PCM — a carrier at the mapped
+///   frequency times the mixed level, transients as bursts with a shaped attack and a braking
+///   half-cycle (see `PCMRenderer`, `TransientDrive`).
 /// - Chips with a ROM library: note cues trigger their effects; other transients trigger the
 ///   nearest effect in `ROMEffectTable` (simultaneous ones mixed first). Continuous events,
 ///   envelopes, curves and dynamic parameters stream as amplitude samples.

@@ -6,6 +6,9 @@ extension HapticEngine {
     func schedule(_ command: ActuatorCommand, on channel: ActuatorChannel, at deadline: MonotonicInstant, for player: HapticPatternPlayer, entry: Int) -> ScheduledToken {
         let (key, expected) = channel.cost(of: command)
         let name = channel.name
+        // PCM plays behind the device queue: written that much early, it starts on its deadline.
+        var deadline = deadline
+        if case .pcm = command { deadline = deadline - channel.actuator.pcmOutputLatency }
         return scheduler.schedule(at: deadline, class: channel.commandClass(of: command, player: player.id), costKey: key, expectedCost: expected) { [weak self, weak player] in
             guard let self, let player else { return }
             try self.locked {

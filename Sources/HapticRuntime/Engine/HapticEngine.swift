@@ -66,9 +66,16 @@ public final class HapticEngine: @unchecked Sendable {
     /// so this removes them before compiling, like `playsHapticsOnly`.
     public var isMutedForAudio: Bool {
         get { locked { mutedForAudio } }
-        set { locked { mutedForAudio = newValue } }
+        set {
+            locked {
+                mutedForAudio = newValue
+                audioOutput?.output.isMuted = newValue
+            }
+        }
     }
     private var mutedForAudio = false
+    /// The sound output (`attachAudio(_:)`).
+    var audioOutput: EngineAudio?
 
     /// Stop on its own (reason `.idleTimeout`) once every actuator has slept after its idle
     /// timeout, and start again when a player starts.
@@ -112,7 +119,10 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// Starts the engine; touches no hardware (actuators wake ahead of the first content).
     public func start() throws {
-        locked { running = true }
+        locked {
+            running = true
+            serviceAudio()
+        }
     }
 
     /// Stops every player and leaves every actuator stopped and in standby (EN low when the bus
@@ -155,12 +165,14 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// A player for `pattern` on the actuator named `actuator`, or on every actuator when nil.
     public func makePlayer(with pattern: HapticPattern, on actuator: String? = nil) throws -> HapticPatternPlayer {
+        prerenderAudio(pattern)
         let (id, selected) = try prepareNewPlayer(on: actuator)
         return HapticPatternPlayer(engine: self, id: id, pattern: pattern, channels: selected)
     }
 
     /// An advanced player (loop, rate, pause/resume, seek, completion) for `pattern`.
     public func makeAdvancedPlayer(with pattern: HapticPattern, on actuator: String? = nil) throws -> HapticAdvancedPatternPlayer {
+        prerenderAudio(pattern)
         let (id, selected) = try prepareNewPlayer(on: actuator)
         return HapticAdvancedPatternPlayer(engine: self, id: id, pattern: pattern, channels: selected)
     }
@@ -213,11 +225,14 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// The pattern as compiled for `channel`, after the engine's audio settings.
     func compile(_ pattern: HapticPattern, for channel: ActuatorChannel) -> ActuatorProgram {
+        let source = pattern
         var pattern = pattern
-        if playsHapticsOnlyValue || mutedForAudio {
+        // With a sound output attached, audio events play there rather than being reported as not played.
+        if playsHapticsOnlyValue || mutedForAudio || audioOutput != nil {
             pattern.events.removeAll { !$0.type.isHaptic }
         }
-        return channel.compiler.compile(pattern)
+        let program = channel.compiler.compile(pattern)
+        return playsHapticsOnlyValue ? program : extendedToItsSounds(program, of: source)
     }
 
     /// Throws unless the engine runs; restarts it when auto-shutdown stopped it.

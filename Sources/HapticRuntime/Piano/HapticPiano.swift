@@ -16,7 +16,8 @@ public final class HapticPiano: @unchecked Sendable {
         public var note: Note
         /// When it starts.
         public var start: MonotonicInstant
-        /// When its compiled program ends (equal to `start` for a sound, which no actuator plays).
+        /// When its compiled program ends; for a sound, when the sound file ends (equal to `start`
+        /// when the engine has no sound output).
         public var end: MonotonicInstant
     }
 
@@ -27,6 +28,8 @@ public final class HapticPiano: @unchecked Sendable {
     private var players: [HapticPatternPlayer] = []
     private var completionToken: ScheduledToken?
     private var scheduled: [ScheduledNote] = []
+    /// Tags this piano's sounds on the engine's sound output, so `cancel` stops them.
+    private var soundOwner: Int?
 
     /// A piano on `engine`, playing on the actuator named `actuator` or on all when nil.
     public init(engine: HapticEngine, actuator: String? = nil) {
@@ -52,10 +55,13 @@ public final class HapticPiano: @unchecked Sendable {
                     cursor = cursor + .seconds(seconds.isFinite ? max(0, seconds) : 0)
                 case .waitUntilFinished:
                     cursor = max(cursor, previousEnd)
-                case .sound:
-                    // No actuator plays sounds: it ends as it starts.
-                    scheduled.append(ScheduledNote(note: note, start: cursor, end: cursor))
-                    previousEnd = cursor
+                case .sound(.file(let name)):
+                    // The engine's sound output plays it; without one it ends as it starts.
+                    let length = engine.playSound(named: name, at: cursor, owner: &soundOwner) ?? 0
+                    let end = cursor + .nanoseconds(Int64((length * 1e9).rounded()))
+                    scheduled.append(ScheduledNote(note: note, start: cursor, end: end))
+                    previousEnd = end
+                    lastEnd = max(lastEnd, end)
                 case .hapticFeedback, .tapticEngine, .vibration:
                     let player = try engine.makePlayer(with: HapticPattern(notes: [note]), on: actuator)
                     try player.start(at: cursor)
@@ -92,6 +98,7 @@ public final class HapticPiano: @unchecked Sendable {
         }
         players = []
         scheduled = []
+        if let soundOwner { engine.playerStoppedAudio(player: soundOwner) }
         if let firstError { throw firstError }
     }
 

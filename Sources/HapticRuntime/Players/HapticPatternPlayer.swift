@@ -105,6 +105,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// no other player uses go to standby, and the completion handler is called.
     public func stop(atTime time: Double) throws {
         try atControlTime(time) { player in
+            player.engine.playerStoppedAudio(player: player.id)
             try player.stopNow(reporting: nil)
         }
     }
@@ -115,6 +116,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
         try engine.locked {
             for token in controlTokens { engine.scheduler.cancel(token) }
             controlTokens = []
+            engine.playerStoppedAudio(player: id)
             try releaseAll(standby: true)
             cancelScheduled()
             segment = nil
@@ -150,6 +152,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     func pause(atTime time: Double) throws {
         try atControlTime(time) { player in
             guard let position = player.position(at: player.engine.clock.now) else { return }
+            player.engine.playerStoppedAudio(player: player.id)
             try player.releaseAll()
             player.cancelScheduled()
             player.segment = nil
@@ -231,6 +234,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
             engine.claim(channel, for: self)
         }
         try scheduleCommands(from: nil)
+        engine.playerBeganAudio(sent.applied(to: pattern), from: start, at: instant, rate: rateValue, player: id)
         if loopEnabledValue {
             let boundary = deadline(forPatternTime: length)
             loopToken = engine.scheduleControl(at: boundary, key: "player/\(id)/loop") { [weak self] in
@@ -306,6 +310,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
             pending[entry] = nil
         }
         try scheduleCommands(from: time)
+        if let segment {
+            engine.playerReplannedAudio(sent.applied(to: pattern), from: time, at: deadline(forPatternTime: time), rate: segment.rate, player: id)
+        }
     }
 
     private func deadline(forPatternTime time: Double) -> MonotonicInstant {

@@ -9,7 +9,8 @@ extension HapticEngine {
             player.halt()
         }
         activePlayers = [:]
-        var firstError: (any Error)?
+        // The sound stream stops with the haptics, whatever stopped the engine.
+        var firstError: (any Error)? = haltAudio()
         for channel in channels {
             cancelIdleTimers(on: channel)
             if let token = channel.driveGuard.checkToken { scheduler.cancel(token) }

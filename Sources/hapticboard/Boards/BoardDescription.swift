@@ -10,9 +10,11 @@ struct BoardDescription: Decodable, Sendable, Hashable {
     var muxes: [MuxDescription]
     var actuators: [ActuatorDescription]
     var power: PowerDescription?
+    /// Where sound (AudioCustom, AudioContinuous, notes' `sound`) plays; nil: the board has none.
+    var audio: AudioDeviceDescription?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case board, description, buses, muxes, actuators, power
+        case board, description, buses, muxes, actuators, power, audio
     }
 
     init(from decoder: any Decoder) throws {
@@ -24,6 +26,7 @@ struct BoardDescription: Decodable, Sendable, Hashable {
         muxes = try container.decodeIfPresent([MuxDescription].self, forKey: .muxes) ?? []
         actuators = try container.decode([ActuatorDescription].self, forKey: .actuators)
         power = try container.decodeIfPresent(PowerDescription.self, forKey: .power)
+        audio = try container.decodeIfPresent(AudioDeviceDescription.self, forKey: .audio)
     }
 }
 
@@ -73,10 +76,11 @@ struct MuxDescription: Decodable, Sendable, Hashable {
     }
 }
 
-/// One actuator and the driver chip in front of it.
+/// One actuator and the driver chip in front of it, or (`compatible: pcm-actuator`) the ALSA
+/// device that drives it as audio.
 struct ActuatorDescription: Decodable, Sendable, Hashable {
     var name: String
-    /// `ti,drv2605l`, `ti,drv2605`, `ti,drv2604l`, `ti,drv2604`.
+    /// `ti,drv2605l`, `ti,drv2605`, `ti,drv2604l`, `ti,drv2604`, or `pcm-actuator`.
     var compatible: String
     /// The bus the driver chip is on; omit when it sits behind `mux`.
     var bus: String?
@@ -87,14 +91,15 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
     var reg: Int
     /// The EN line: a line name such as `GPIO17`, or `gpiochip0:17` (chip + offset).
     var enableGPIOs: String?
-    /// `LRA` or `ERM` (Zephyr `actuator-mode`).
+    /// `LRA` or `ERM` (Zephyr `actuator-mode`); a PCM actuator: `LRA` or `voice-coil`.
     var actuatorMode: String
     /// `closed` (auto-resonance / back-EMF feedback) or `open`.
     var loop: String?
-    /// Rated voltage in millivolts: RMS for an LRA, average for an ERM.
-    var vibRatedMillivolts: Int
-    /// Overdrive clamp (peak) voltage in millivolts.
-    var vibOverdriveMillivolts: Int
+    /// Rated voltage in millivolts: RMS for an LRA, average for an ERM. Required for DRV260x
+    /// chips; a PCM actuator's drive level is `max-amplitude` instead.
+    var vibRatedMillivolts: Int?
+    /// Overdrive clamp (peak) voltage in millivolts (DRV260x only, required there).
+    var vibOverdriveMillivolts: Int?
     /// Resonant frequency of an LRA, in hertz.
     var resonantFrequencyHz: Double?
     /// ROM library (0–7; 6 = LRA). Defaults by actuator mode.
@@ -105,6 +110,11 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
     var loopGain: Int?
     /// Longest continuous drive before the runtime forces a stop, in milliseconds.
     var maxContinuousDriveMs: Int?
+    /// The ALSA side of a `pcm-actuator`; nil for I2C chips.
+    var pcm: PCMOutputDescription?
+
+    /// The `compatible` of an actuator driven as audio.
+    static let pcmCompatible = "pcm-actuator"
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, compatible, bus, mux, reg, loop
@@ -118,6 +128,11 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
         case feedbackBrakeFactor = "feedback-brake-factor"
         case loopGain = "loop-gain"
         case maxContinuousDriveMs = "max-continuous-drive-ms"
+        case device, channels
+        case channelMap = "channel-map"
+        case sampleRate = "sample-rate"
+        case periodFrames = "period-frames"
+        case maxAmplitude = "max-amplitude"
     }
 
     init(from decoder: any Decoder) throws {
@@ -125,6 +140,8 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         compatible = try container.decode(String.self, forKey: .compatible)
+        let isPCM = compatible == Self.pcmCompatible
+        pcm = isPCM ? try PCMOutputDescription(from: decoder) : nil
         bus = try container.decodeIfPresent(String.self, forKey: .bus)
         mux = try container.decodeIfPresent(String.self, forKey: .mux)
         muxChannel = try container.decodeIfPresent(Int.self, forKey: .muxChannel)
@@ -132,8 +149,8 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
         enableGPIOs = try container.decodeIfPresent(String.self, forKey: .enableGPIOs)
         actuatorMode = try container.decode(String.self, forKey: .actuatorMode)
         loop = try container.decodeIfPresent(String.self, forKey: .loop)
-        vibRatedMillivolts = try container.decode(Int.self, forKey: .vibRatedMillivolts)
-        vibOverdriveMillivolts = try container.decode(Int.self, forKey: .vibOverdriveMillivolts)
+        vibRatedMillivolts = isPCM ? try container.decodeIfPresent(Int.self, forKey: .vibRatedMillivolts) : try container.decode(Int.self, forKey: .vibRatedMillivolts)
+        vibOverdriveMillivolts = isPCM ? try container.decodeIfPresent(Int.self, forKey: .vibOverdriveMillivolts) : try container.decode(Int.self, forKey: .vibOverdriveMillivolts)
         resonantFrequencyHz = try container.decodeIfPresent(Double.self, forKey: .resonantFrequencyHz)
         librarySel = try container.decodeIfPresent(Int.self, forKey: .librarySel)
         feedbackBrakeFactor = try container.decodeIfPresent(Int.self, forKey: .feedbackBrakeFactor)
@@ -159,5 +176,51 @@ struct PowerDescription: Decodable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         standbyTimeoutMs = try container.decodeIfPresent(Int.self, forKey: .standbyTimeoutMs)
         offTimeoutMs = try container.decodeIfPresent(Int.self, forKey: .offTimeoutMs)
+    }
+}
+
+/// An ALSA playback stream as a board file gives it, for a PCM actuator (keys inside the actuator)
+/// or for sound (`audio:`).
+struct PCMOutputDescription: Decodable, Sendable, Hashable {
+    /// The ALSA device name: `hw:CARD=sndrpihifiberry,DEV=0`, `plughw:1,0`, `default`, a dshare PCM.
+    var device: String
+    /// Channels the device stream has.
+    var channels: Int
+    /// One-based channels carrying this output (`[3, 4]`: channels 3–4); nil: all of them.
+    var channelMap: [Int]?
+    /// Frames per second (default 48000).
+    var sampleRate: Int?
+    /// Frames per period (default 128, see `PCMFormat.lowLatencyPeriodFrames`).
+    var periodFrames: Int?
+    /// Full-scale fraction the output may reach, 0–1 (PCM actuators: required; audio: default 1).
+    var maxAmplitude: Double?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case device, channels
+        case channelMap = "channel-map"
+        case sampleRate = "sample-rate"
+        case periodFrames = "period-frames"
+        case maxAmplitude = "max-amplitude"
+    }
+
+    /// Reads the keys from an actuator or `audio:` mapping; the caller checks for unknown keys.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        device = try container.decode(String.self, forKey: .device)
+        channels = try container.decode(Int.self, forKey: .channels)
+        channelMap = try container.decodeIfPresent([Int].self, forKey: .channelMap)
+        sampleRate = try container.decodeIfPresent(Int.self, forKey: .sampleRate)
+        periodFrames = try container.decodeIfPresent(Int.self, forKey: .periodFrames)
+        maxAmplitude = try container.decodeIfPresent(Double.self, forKey: .maxAmplitude)
+    }
+}
+
+/// The board's sound output (`audio:`): a PCM stream with no actuator behind it.
+struct AudioDeviceDescription: Decodable, Sendable, Hashable {
+    var output: PCMOutputDescription
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(PCMOutputDescription.CodingKeys.self)
+        output = try PCMOutputDescription(from: decoder)
     }
 }

@@ -34,8 +34,8 @@ extension BoardFile {
             ratings: DRV2605Ratings(
                 kind: kind,
                 loop: loop,
-                ratedVoltage: Double(actuator.vibRatedMillivolts) / 1000,
-                overdriveVoltage: Double(actuator.vibOverdriveMillivolts) / 1000,
+                ratedVoltage: Double(actuator.vibRatedMillivolts ?? 0) / 1000,
+                overdriveVoltage: Double(actuator.vibOverdriveMillivolts ?? 0) / 1000,
                 resonantFrequency: actuator.resonantFrequencyHz
             ),
             library: library,

@@ -34,9 +34,11 @@ struct BoardRules {
         found += busProblems()
         found += muxProblems()
         for index in board.actuators.indices {
-            found += actuatorProblems(at: index)
+            found += board.actuators[index].pcm != nil ? pcmActuatorProblems(at: index) : actuatorProblems(at: index)
         }
         found += addressConflicts()
+        found += pcmDeviceConflicts()
+        found += audioProblems()
         found += powerProblems()
         return found.sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
     }
@@ -105,7 +107,7 @@ struct BoardRules {
         }
 
         check(Self.hapticDriverCompatibles.contains(actuator.compatible), "compatible",
-              "unsupported driver '\(actuator.compatible)'; supported: \(Self.hapticDriverCompatibles.sorted().joined(separator: ", "))")
+              "unsupported driver '\(actuator.compatible)'; supported: \((Self.hapticDriverCompatibles.sorted() + [ActuatorDescription.pcmCompatible]).joined(separator: ", "))")
         found += placementProblems(of: actuator, at: path)
         check(actuator.reg == Self.hapticDriverAddress, "reg",
               "a DRV260x answers only at \(Self.hex(Self.hapticDriverAddress)), not \(Self.hex(actuator.reg)); put several behind a TCA9548A")
@@ -122,12 +124,15 @@ struct BoardRules {
         if let loop = actuator.loop {
             check(["open", "closed"].contains(loop), "loop", "expected open or closed, not '\(loop)'")
         }
-        check(Self.driveMillivolts.contains(actuator.vibRatedMillivolts), "vib-rated-mv",
-              "\(actuator.vibRatedMillivolts) mV is outside \(Self.driveMillivolts.lowerBound)...\(Self.driveMillivolts.upperBound) mV")
-        check(Self.driveMillivolts.contains(actuator.vibOverdriveMillivolts), "vib-overdrive-mv",
-              "\(actuator.vibOverdriveMillivolts) mV is outside \(Self.driveMillivolts.lowerBound)...\(Self.driveMillivolts.upperBound) mV")
-        check(actuator.vibOverdriveMillivolts >= actuator.vibRatedMillivolts, "vib-overdrive-mv",
-              "the overdrive clamp (\(actuator.vibOverdriveMillivolts) mV) must not be below the rated voltage (\(actuator.vibRatedMillivolts) mV)")
+        // Decoding requires both for a DRV260x; the zeros only stand in for what decoding rejected.
+        let rated = actuator.vibRatedMillivolts ?? 0
+        let overdrive = actuator.vibOverdriveMillivolts ?? 0
+        check(Self.driveMillivolts.contains(rated), "vib-rated-mv",
+              "\(rated) mV is outside \(Self.driveMillivolts.lowerBound)...\(Self.driveMillivolts.upperBound) mV")
+        check(Self.driveMillivolts.contains(overdrive), "vib-overdrive-mv",
+              "\(overdrive) mV is outside \(Self.driveMillivolts.lowerBound)...\(Self.driveMillivolts.upperBound) mV")
+        check(overdrive >= rated, "vib-overdrive-mv",
+              "the overdrive clamp (\(overdrive) mV) must not be below the rated voltage (\(rated) mV)")
 
         if let frequency = actuator.resonantFrequencyHz {
             check(isLRA, "resonant-frequency-hz", "only an LRA has a resonant frequency; remove it for an ERM")
@@ -196,7 +201,7 @@ struct BoardRules {
     private func addressConflicts() -> [BoardFileError] {
         var found: [BoardFileError] = []
         var taken: [String: String] = [:]
-        for (index, actuator) in board.actuators.enumerated() {
+        for (index, actuator) in board.actuators.enumerated() where actuator.pcm == nil {
             let segment = actuator.mux.map { "\($0) channel \(actuator.muxChannel ?? -1)" } ?? actuator.bus ?? ""
             let place = "\(segment) at \(Self.hex(actuator.reg))"
             if let other = taken[place] {

@@ -1,0 +1,33 @@
+import CDrivers
+
+/// Decodes sound files with libsndfile (WAV, FLAC, OGG/Vorbis and whatever else the installed
+/// library reads) and converts them to a device's rate with libsamplerate.
+public struct SoundFileDecoder: Sendable {
+    /// A decoder; it keeps no state between files.
+    public init() {}
+
+    /// Every frame of the file at `path`, at the file's own rate.
+    /// - Throws: `SoundFileError.unreadable` (missing file, unknown format), `.decoding`, `.tooLarge`.
+    public func decode(path: String) throws(SoundFileError) -> DecodedSound {
+        var samples: UnsafeMutablePointer<Float>?
+        var frames: UInt = 0
+        var channels: UInt32 = 0
+        var rate: UInt32 = 0
+        var message: UnsafePointer<CChar>?
+        var opened: Int32 = 0
+        let error = hb_sound_file_read(path, &samples, &frames, &channels, &rate, &message, &opened)
+        let reason = message.map { String(cString: $0) } ?? "error \(error)"
+        guard error == 0, let samples else {
+            if error == HB_SOUND_FILE_TOO_LARGE { throw .tooLarge(path: path) }
+            throw opened != 0 ? .decoding(path: path, reason: reason) : .unreadable(path: path, reason: reason)
+        }
+        defer { hb_sound_file_free(samples) }
+        let count = Int(frames) * Int(channels)
+        return DecodedSound(sampleRate: Int(rate), channels: Int(channels), samples: Array(UnsafeBufferPointer(start: samples, count: count)))
+    }
+
+    /// The file at `path` decoded and converted to `sampleRate`.
+    public func decode(path: String, sampleRate: Int) throws(SoundFileError) -> DecodedSound {
+        try SampleRateConverter.convert(decode(path: path), to: sampleRate)
+    }
+}

@@ -1,0 +1,144 @@
+/// An actuator driven as audio: an LRA or voice coil behind an I2S/class-D amplifier, or the
+/// haptic channels of a USB audio interface.
+///
+/// Power states map onto the stream: off = device closed; standby = device open and configured,
+/// nothing queued; ready = accepting drive (the stream runs from the first write). Drive samples
+/// are mono, one per frame (the compiler's `.pcm` commands); they are scaled by the maximum
+/// amplitude and copied to every channel of the channel map, the device's other channels silent.
+///
+/// Timing: the stream runs `pcmOutputLatency` (two periods) behind the writes. A write to a
+/// stopped stream first queues that much silence, so a block written `pcmOutputLatency` before
+/// its deadline starts on it; blocks written on that schedule then follow back to back with the
+/// device queue never running dry between them.
+public final class PCMActuator: Actuator {
+    /// Opens the device stream; called on each wake, so a sleeping actuator holds no device.
+    public typealias DeviceOpener = () throws(PCMError) -> any PCMSink
+
+    /// Budget for opening and configuring the device: USB audio interfaces take tens of
+    /// milliseconds to accept hardware parameters; I2S codecs less.
+    public static let wakeBudget = Duration.milliseconds(50)
+
+    /// The actuator's name in the board file.
+    public let name: String
+    /// Kind, channels, resonance and amplitude cap.
+    public let configuration: PCMActuatorConfiguration
+    /// PCM drive, no ROM, no real-time amplitude (see `PCMActuatorConfiguration.capabilities`).
+    public var capabilities: ActuatorCapabilities { configuration.capabilities }
+    /// Two periods: room for one late wake-up of the writer without an underrun.
+    public var pcmOutputLatency: Duration { configuration.format.duration(ofFrames: latencyFrames) }
+    private var latencyFrames: Int { 2 * configuration.format.periodFrames }
+    /// Off (device closed), standby (open, idle) or ready (accepting drive).
+    public private(set) var powerState: PowerState = .off
+    private let openDevice: DeviceOpener
+    private let clock: any MonotonicClock
+    private var sink: (any PCMSink)?
+
+    /// An actuator that opens its device with `openDevice` when woken.
+    public init(name: String, configuration: PCMActuatorConfiguration, clock: any MonotonicClock, openDevice: @escaping DeviceOpener) {
+        self.name = name
+        self.configuration = configuration
+        self.clock = clock
+        self.openDevice = openDevice
+    }
+
+    /// Wake: the device open time; prepare: one period plus the output latency, so preparing
+    /// ahead by it leaves the stream ready before the first block is written; standby and sleep
+    /// drop what is queued, which costs nothing.
+    public func budget(for transition: PowerTransition) -> Duration {
+        switch transition {
+        case .wake: Self.wakeBudget
+        case .prepare: periodDuration + pcmOutputLatency
+        case .standby, .sleep: .zero
+        }
+    }
+
+    private var periodDuration: Duration {
+        configuration.format.duration(ofFrames: configuration.format.periodFrames)
+    }
+
+    /// Opens the device (off → standby).
+    /// - Throws: the device's `PCMError`, or `PCMActuatorError.channelMismatch`.
+    @discardableResult public func wake() throws -> PowerTransitionReport {
+        try transition(.wake, to: .standby) {
+            guard sink == nil else { return }
+            let opened = try openDevice()
+            guard opened.format.channels == configuration.channelMap.deviceChannels else {
+                throw PCMActuatorError.channelMismatch(actuator: name, device: opened.name, deviceChannels: opened.format.channels, mapChannels: configuration.channelMap.deviceChannels)
+            }
+            sink = opened
+        }
+    }
+
+    /// → ready for PCM drive, opening the device first when off.
+    /// - Throws: `PCMActuatorError.unsupportedMode` for any mode but `.pcm`, or a wake error.
+    @discardableResult public func prepare(for mode: DriveMode) throws -> PowerTransitionReport {
+        guard mode == .pcm else { throw PCMActuatorError.unsupportedMode(actuator: name, mode: mode) }
+        if powerState == .off { try wake() }
+        return try transition(.prepare, to: .ready) {}
+    }
+
+    /// Drops queued drive and keeps the device open (→ standby).
+    @discardableResult public func standby() throws -> PowerTransitionReport {
+        try transition(.standby, to: .standby) {
+            try sink?.stop()
+        }
+    }
+
+    /// Drops queued drive and closes the device (→ off).
+    @discardableResult public func sleep() throws -> PowerTransitionReport {
+        try transition(.sleep, to: .off) {
+            defer { sink = nil }
+            try sink?.stop()
+        }
+    }
+
+    /// Runs `body` as `transition` to `target`, timed against its budget. A transition to a
+    /// lower or equal state from below (wake from standby) does nothing, as the protocol says.
+    private func transition(_ transition: PowerTransition, to target: PowerState, _ body: () throws -> Void) throws -> PowerTransitionReport {
+        let from = powerState
+        let start = clock.now
+        let isNoOp = (transition == .wake && from >= .standby) || (transition == .prepare && from == .ready) || (transition == .sleep && from == .off)
+        if !isNoOp {
+            try body()
+            powerState = target
+        }
+        let elapsed = isNoOp ? Duration.zero : clock.now - start
+        return PowerTransitionReport(transition: transition, from: from, to: powerState, elapsed: elapsed, budget: budget(for: transition))
+    }
+
+    /// A PCM actuator has no ROM sequencer.
+    public func play(effects: [SequencerStep]) throws {
+        throw ActuatorError.unsupported(actuator: name, operation: "ROM effects")
+    }
+
+    /// Zero stops the drive; any other level needs a waveform, which comes through `writePCM`.
+    public func setAmplitude(_ amplitude: Double) throws {
+        guard amplitude == 0 else {
+            throw ActuatorError.unsupported(actuator: name, operation: "real-time amplitude (drive it with PCM)")
+        }
+        try stop()
+    }
+
+    /// Queues `samples` (mono drive, one per frame, full scale ±32767) on the mapped channels,
+    /// scaled by the maximum amplitude, behind `pcmOutputLatency` of silence when the stream had
+    /// stopped; blocks while the device buffer is full.
+    /// - Throws: `PCMActuatorError.notReady` unless prepared, or the device's `PCMError`.
+    public func writePCM(_ samples: [Int16]) throws {
+        guard powerState == .ready, let sink else { throw PCMActuatorError.notReady(actuator: name, state: powerState) }
+        let scale = configuration.maximumAmplitude
+        var signal = try sink.queuedFrames() == 0 ? [Int16](repeating: 0, count: latencyFrames) : []
+        signal += samples.map { Int16((Double($0) * scale).rounded()) }
+        _ = try sink.write(configuration.channelMap.interleave(signal))
+    }
+
+    /// Drops whatever is queued; the stream stays open and ready.
+    public func stop() throws {
+        try sink?.stop()
+    }
+
+    /// Playing while drive is still queued on the device; a PCM path reports no faults.
+    public func status() throws -> ActuatorStatus {
+        let queued = try sink?.queuedFrames() ?? 0
+        return ActuatorStatus(powerState: powerState, isPlaying: queued > 0, faults: [])
+    }
+}

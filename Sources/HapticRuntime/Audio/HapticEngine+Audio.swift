@@ -1,0 +1,117 @@
+import ActuatorHAL
+
+extension HapticEngine {
+    /// Gives the engine a sound output (see `EngineAudio`); nil detaches it. The stream starts
+    /// being serviced now if the engine runs, else when it starts.
+    public func attachAudio(_ audio: EngineAudio?) {
+        locked {
+            if let old = audioOutput, let token = old.serviceToken {
+                scheduler.cancel(token)
+                old.serviceToken = nil
+            }
+            audioOutput = audio
+            audio?.output.isMuted = isMutedForAudio
+            if isRunningUnlocked { serviceAudio() }
+        }
+    }
+
+    /// The attached sound output.
+    public var audio: EngineAudio? { locked { audioOutput } }
+
+    /// Starts servicing the stream (now, then once a period) if the engine runs and it is not
+    /// already being serviced.
+    func serviceAudio() {
+        guard let audio = audioOutput, audio.serviceToken == nil, isRunningUnlocked else { return }
+        scheduleAudioService(of: audio, at: clock.now)
+    }
+
+    /// Tops the stream up at `deadline` and comes back one period later while the engine runs
+    /// with this output and something is playing or waiting; an error ends the servicing and
+    /// reaches the scheduler's error handler.
+    private func scheduleAudioService(of audio: EngineAudio, at deadline: MonotonicInstant) {
+        let format = audio.output.sink.format
+        let period = format.duration(ofFrames: format.periodFrames)
+        audio.serviceToken = scheduleControl(at: deadline, key: "audio/service") { [weak self, weak audio] in
+            guard let self, let audio else { return }
+            audio.serviceToken = nil
+            guard self.isRunningUnlocked, self.audioOutput === audio else { return }
+            try audio.output.service()
+            // With nothing left to play the stream runs dry and the timing thread rests until a
+            // player or a piano note schedules a sound again.
+            guard !audio.output.isIdle else {
+                audio.output.pauseStreaming()
+                return
+            }
+            self.scheduleAudioService(of: audio, at: deadline + period)
+        }
+    }
+
+    /// Stops the stream when the engine stops: sounds dropped, the device queue discarded.
+    func haltAudio() -> (any Error)? {
+        guard let audio = audioOutput else { return nil }
+        if let token = audio.serviceToken { scheduler.cancel(token) }
+        audio.serviceToken = nil
+        do {
+            try audio.output.stop()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// `program` ending no earlier than `pattern`'s sounds, so a player's end, completion and
+    /// `waitUntilFinished` include them: its final `.stop` moves to the last sound's end. A
+    /// program with no commands (a pattern of sounds only) is left alone, so the actuator is not
+    /// woken for it.
+    func extendedToItsSounds(_ program: ActuatorProgram, of pattern: HapticPattern) -> ActuatorProgram {
+        guard let audio = audioOutput, let last = program.commands.last, last.command == .stop else { return program }
+        let end = audio.soundEnd(of: pattern)
+        guard end > program.duration else { return program }
+        var extended = program
+        extended.commands[extended.commands.count - 1].time = end
+        extended.duration = end
+        return extended
+    }
+
+    /// Renders `pattern`'s sounds before a player for it is made, outside the engine's lock, so
+    /// starting it later does not hold the lock (and the timing thread) for the render.
+    func prerenderAudio(_ pattern: HapticPattern) {
+        guard let audio = locked({ playsHapticsOnly ? nil : audioOutput }) else { return }
+        audio.prerender(pattern)
+    }
+
+    /// Called when a player begins at `origin` from pattern time `offset`.
+    func playerBeganAudio(_ pattern: HapticPattern, from offset: Double, at origin: MonotonicInstant, rate: Double, player: Int) {
+        guard let audio = audioOutput else { return }
+        guard !playsHapticsOnly, rate == 1 else {
+            audio.output.cancel(owner: player)
+            return
+        }
+        audio.schedule(pattern, from: offset, at: origin, owner: player)
+        if audio.serviceToken == nil { serviceAudio() }
+    }
+
+    /// Called when a playing player got new dynamic parameters from pattern time `time`, which
+    /// plays at `instant`.
+    func playerReplannedAudio(_ pattern: HapticPattern, from time: Double, at instant: MonotonicInstant, rate: Double, player: Int) {
+        guard let audio = audioOutput, !playsHapticsOnly, rate == 1 else { return }
+        audio.replan(pattern, from: time, at: instant, owner: player)
+    }
+
+    /// Plays the sound file `name` (a Piano `.sound` note) at `instant` for `owner`; returns its
+    /// length in seconds, or nil without a sound output, with `playsHapticsOnly`, or when the file
+    /// cannot be played (see `EngineAudio.problems`).
+    func playSound(named name: String, at instant: MonotonicInstant, owner: inout Int?) -> Double? {
+        guard let audio = audioOutput, !playsHapticsOnly else { return nil }
+        let id = owner ?? audio.makeOwner()
+        owner = id
+        let length = audio.scheduleSound(named: name, at: instant, owner: id)
+        if audio.serviceToken == nil { serviceAudio() }
+        return length
+    }
+
+    /// Called when a player stops, pauses or is cancelled: its sounds fade out.
+    func playerStoppedAudio(player: Int) {
+        audioOutput?.output.cancel(owner: player)
+    }
+}

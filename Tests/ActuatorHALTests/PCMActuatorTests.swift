@@ -1,0 +1,87 @@
+import ActuatorHAL
+import HardwareMocks
+import XCTest
+
+final class PCMActuatorTests: XCTestCase {
+    private let format = PCMFormat(sampleRate: 48_000, channels: 4, periodFrames: 128)
+
+    private func actuator(clock: VirtualClock, sinks: Box) throws -> PCMActuator {
+        let configuration = PCMActuatorConfiguration(
+            kind: .lra, format: format, channelMap: try PCMChannelMap(deviceChannels: 4, channels: [2, 3]),
+            resonantFrequency: 170, maximumAmplitude: 0.5
+        )
+        return PCMActuator(name: "haptics", configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in
+            let sink = try PCMCaptureSink(name: "hw:haptic", format: self.format, clock: clock)
+            sinks.opened.append(sink)
+            return sink
+        }
+    }
+
+    final class Box { var opened: [PCMCaptureSink] = [] }
+
+    func testPowerStatesOpenPrepareAndCloseTheStream() throws {
+        let clock = VirtualClock()
+        let sinks = Box()
+        let lra = try actuator(clock: clock, sinks: sinks)
+        XCTAssertEqual(lra.powerState, .off)
+        XCTAssertThrowsError(try lra.writePCM([1])) { error in
+            XCTAssertEqual(error as? PCMActuatorError, .notReady(actuator: "haptics", state: .off))
+        }
+        let wake = try lra.wake()
+        XCTAssertEqual(wake.to, .standby)
+        XCTAssertEqual(sinks.opened.count, 1)
+        XCTAssertEqual(try lra.wake().elapsed, .zero, "waking an awake actuator does nothing")
+        XCTAssertThrowsError(try lra.prepare(for: .romSequence))
+        try lra.prepare(for: .pcm)
+        XCTAssertEqual(lra.powerState, .ready)
+        XCTAssertEqual(lra.pcmOutputLatency, format.duration(ofFrames: 256))
+        XCTAssertEqual(lra.budget(for: .prepare), format.duration(ofFrames: 128) + format.duration(ofFrames: 256))
+        try lra.sleep()
+        XCTAssertEqual(lra.powerState, .off)
+        try lra.prepare(for: .pcm)
+        XCTAssertEqual(sinks.opened.count, 2, "preparing from off wakes, reopening the device")
+        XCTAssertTrue(lra.capabilities.supportsPCM)
+        XCTAssertFalse(lra.capabilities.frequencyAdjustable, "an LRA is driven at resonance")
+    }
+
+    func testDriveGoesToTheMappedChannelsScaledByTheMaximumAmplitude() throws {
+        let clock = VirtualClock()
+        let sinks = Box()
+        let lra = try actuator(clock: clock, sinks: sinks)
+        try lra.prepare(for: .pcm)
+        try lra.writePCM([32767, -32768, 1000])
+        let sink = try XCTUnwrap(sinks.opened.first)
+        // A stopped stream first gets the output latency (two periods) of silence.
+        XCTAssertEqual(sink.frameCount, 256 + 3)
+        XCTAssertTrue(sink.samples.prefix(256 * 4).allSatisfy { $0 == 0 })
+        XCTAssertEqual(Array(sink.samples.suffix(12)), [0, 0, 16384, 16384, 0, 0, -16384, -16384, 0, 0, 500, 500])
+        try lra.writePCM([2])
+        XCTAssertEqual(sink.frameCount, 256 + 4, "a running stream gets no more padding")
+        XCTAssertTrue(try lra.status().isPlaying)
+        try lra.stop()
+        XCTAssertFalse(try lra.status().isPlaying)
+        XCTAssertEqual(lra.powerState, .ready)
+    }
+
+    func testChannelMapsAreChecked() throws {
+        XCTAssertThrowsError(try PCMChannelMap(deviceChannels: 4, channels: [4])) { error in
+            XCTAssertEqual("\(error)", "channel 5 is not one of the device's 4 channels (1-4)")
+        }
+        XCTAssertThrowsError(try PCMChannelMap(deviceChannels: 2, channels: [1, 1]))
+        XCTAssertThrowsError(try PCMChannelMap(deviceChannels: 2, channels: []))
+        XCTAssertEqual(try PCMChannelMap(deviceChannels: 4, channels: [3, 2]).description, "3-4 of 4")
+        XCTAssertEqual(try PCMChannelMap.all(of: 2).interleave([7]), [7, 7])
+    }
+
+    func testADeviceWithAnotherChannelCountIsRefused() throws {
+        let clock = VirtualClock()
+        let configuration = PCMActuatorConfiguration(kind: .voiceCoil, format: format, channelMap: try PCMChannelMap(deviceChannels: 4, channels: [0]), resonantFrequency: nil, maximumAmplitude: 1)
+        let actuator = PCMActuator(name: "coil", configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in
+            try PCMCaptureSink(name: "stereo", format: PCMFormat(sampleRate: 48_000, channels: 2, periodFrames: 128), clock: clock)
+        }
+        XCTAssertThrowsError(try actuator.wake()) { error in
+            XCTAssertEqual(error as? PCMActuatorError, .channelMismatch(actuator: "coil", device: "stereo", deviceChannels: 2, mapChannels: 4))
+        }
+        XCTAssertEqual(actuator.powerState, .off)
+    }
+}

@@ -1,0 +1,255 @@
+import ActuatorHAL
+import Foundation
+import HardwareMocks
+import XCTest
+@testable import HapticRuntime
+
+final class EngineAudioTests: XCTestCase {
+    private let format = PCMFormat.lowLatency(sampleRate: 48_000, channels: 2)
+
+    private struct AudioRig {
+        let rig: EngineRig
+        let sink: PCMCaptureSink
+        let audio: EngineAudio
+
+        /// Play instants of frames that start a sound (non-zero after silence) on channel 0.
+        var onsets: [MonotonicInstant] {
+            let left = sink.channel(0)
+            return left.indices.filter { $0 > 0 && left[$0] != 0 && left[$0 - 1] == 0 }.compactMap { sink.playTime(ofFrame: $0) }
+        }
+    }
+
+    private func makeRig() throws -> AudioRig {
+        let rig = EngineRig()
+        let sink = try PCMCaptureSink(name: "sim audio", format: format, clock: rig.board.clock)
+        let click = DecodedSound(sampleRate: 48_000, channels: 1, samples: [Float](repeating: 0.5, count: 480))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hapticboard-engine-audio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("click.wav"))
+        let sounds = SoundLibrary(decoder: TableDecoder(sounds: ["click.wav": click]), sampleRate: 48_000, folder: folder)
+        let audio = EngineAudio(output: AudioScheduler(sink: sink, clock: rig.board.clock), sounds: sounds)
+        rig.engine.attachAudio(audio)
+        try rig.engine.start()
+        return AudioRig(rig: rig, sink: sink, audio: audio)
+    }
+
+    private func tapWithClick(at time: Double) -> [HapticEvent] {
+        [TestPatterns.transient(at: time), HapticEvent(type: .audioCustom, time: time, waveformPath: "click.wav")]
+    }
+
+    func testSoundLeavesTheDeviceWithin1msOfItsHapticEvent() throws {
+        let audio = try makeRig()
+        let player = try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1) + tapWithClick(at: 0.35)))
+        try player.start(atTime: 0.05)
+        audio.rig.run(until: 0.6)
+
+        let goTimes = audio.rig.goTimes
+        XCTAssertEqual(goTimes.count, 2, "both taps played on the chip")
+        let onsets = audio.onsets
+        XCTAssertEqual(onsets.count, 2)
+        for (index, time) in [0.15, 0.4].enumerated() {
+            let deadline = MonotonicInstant.at(time)
+            XCTAssertLessThanOrEqual(abs((onsets[index] - deadline).nanoseconds), 1_000_000, "audio onset vs haptic deadline \(time) s")
+            XCTAssertLessThanOrEqual(abs((onsets[index] - goTimes[index]).nanoseconds), 1_000_000, "audio onset vs the chip's GO")
+        }
+        XCTAssertEqual(audio.audio.output.underruns, 0)
+        XCTAssertTrue(player.programs.values.allSatisfy { $0.warnings.allSatisfy { !$0.message.contains("audio") } }, "audio events are played, not reported")
+    }
+
+    func testPlaysHapticsOnlyAndMutingSilenceTheSound() throws {
+        let audio = try makeRig()
+        audio.rig.engine.playsHapticsOnly = true
+        try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1))).start(atTime: 0.05)
+        audio.rig.run(until: 0.3)
+        XCTAssertTrue(audio.onsets.isEmpty)
+        XCTAssertEqual(audio.rig.goTimes.count, 1, "the haptics still play")
+
+        audio.rig.engine.playsHapticsOnly = false
+        audio.rig.engine.isMutedForAudio = true
+        try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1))).start(atTime: 0.35)
+        audio.rig.run(until: 0.6)
+        XCTAssertTrue(audio.onsets.isEmpty)
+
+        audio.rig.engine.isMutedForAudio = false
+        try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1))).start(atTime: 0.65)
+        audio.rig.run(until: 0.9)
+        XCTAssertEqual(audio.onsets.count, 1)
+    }
+
+    func testCancellingAPlayerFadesItsSoundAndStoppingTheEngineStopsTheStream() throws {
+        let audio = try makeRig()
+        let long = HapticEvent(type: .audioContinuous, time: 0, duration: 1, parameters: [EventParameter(.audioBrightness, 0)])
+        let player = try audio.rig.engine.makePlayer(with: HapticPattern(events: [TestPatterns.transient(at: 0), long]))
+        try player.start(atTime: 0.05)
+        audio.rig.run(until: 0.2)
+        try player.cancel()
+        audio.rig.run(until: 0.3)
+        let left = audio.sink.channel(0)
+        XCTAssertGreaterThan(SignalMeasurement.peak(of: left, in: 7200..<9000), 0.5, "the tone played")
+        XCTAssertLessThan(left.count, 48_000 * 3 / 10, "the stream ran dry once nothing was left to play")
+        // Cancelled at 0.2 s (frame 9600): what was already queued (two periods) plays, then the 1 ms fade.
+        let lastSound = try XCTUnwrap(left.lastIndex { $0 != 0 })
+        XCTAssertLessThanOrEqual(lastSound, 9600 + 256 + 48 + 1, "faded out at the cancel")
+        audio.rig.engine.stop()
+        let frames = audio.sink.frameCount
+        audio.rig.run(until: 0.5)
+        XCTAssertEqual(audio.sink.frameCount, frames, "a stopped engine writes no more audio")
+        XCTAssertFalse(audio.sink.isRunning)
+    }
+
+    func testParametersSentWhilePlayingShapeTheSoundsThatStartAfterThem() throws {
+        let audio = try makeRig()
+        let tone = { (time: Double) in HapticEvent(type: .audioContinuous, time: time, duration: 0.05, parameters: [EventParameter(.audioBrightness, 0)]) }
+        // The buzz keeps the player playing (its end is its haptic programs' end).
+        let player = try audio.rig.engine.makePlayer(with: HapticPattern(events: [TestPatterns.continuous(duration: 0.4), tone(0.1), tone(0.3)]))
+        try player.start(atTime: 0.05)
+        audio.rig.run(until: 0.2)
+        try player.sendParameters([DynamicParameter(.audioVolumeControl, value: 0.5, time: 0)], atTime: 0)
+        audio.rig.run(until: 0.5)
+        let left = audio.sink.channel(0)
+        let centre = 0.5.squareRoot()
+        // Frame n plays at n / 48 kHz (the stream started at 0): tones at 0.15 s and 0.35 s.
+        XCTAssertEqual(SignalMeasurement.peak(of: left, in: 7300..<9400), centre, accuracy: 0.01, "the first tone, before the change")
+        XCTAssertEqual(SignalMeasurement.peak(of: left, in: 16_900..<19_000), 0.5 * centre, accuracy: 0.01, "the second, after it")
+        XCTAssertEqual(SignalMeasurement.peak(of: left, in: 19_300..<21_000), 0, "each tone once")
+    }
+
+    func testAPlayerLastsUntilItsSoundsEnd() throws {
+        let audio = try makeRig()
+        let finished = Collected<MonotonicInstant>()
+        let pattern = HapticPattern(events: tapWithClick(at: 0) + [HapticEvent(type: .audioCustom, time: 0.2, waveformPath: "click.wav")])
+        let player = try audio.rig.engine.makeAdvancedPlayer(with: pattern)
+        XCTAssertEqual(player.duration, 0.21, accuracy: 1e-9, "the second click (10 ms from 0.2 s), not the tap, ends the pattern")
+        let clock = audio.rig.board.clock
+        player.completionHandler = { _ in finished.append(clock.now) }
+        try player.start(atTime: 0.05)
+        audio.rig.run(until: 0.5)
+        XCTAssertEqual(audio.onsets.count, 2)
+        let end = try XCTUnwrap(finished.values.first)
+        // The final stop is issued its bus lead (≈ 0.1 ms) ahead of 0.26 s.
+        XCTAssertGreaterThanOrEqual(end, .at(0.259))
+        XCTAssertLessThan(end, .at(0.27))
+    }
+
+    func testAMissingSoundIsReportedAndTheHapticsStillPlay() throws {
+        let audio = try makeRig()
+        let pattern = HapticPattern(events: [TestPatterns.transient(at: 0.1), HapticEvent(type: .audioCustom, time: 0.1, waveformPath: "missing.wav")])
+        try audio.rig.engine.makePlayer(with: pattern).start(atTime: 0.05)
+        audio.rig.run(until: 0.3)
+        XCTAssertEqual(audio.audio.problems, [.waveformPath(path: "missing.wav", problem: .notFound)])
+        XCTAssertEqual(audio.rig.goTimes.count, 1)
+        XCTAssertTrue(audio.onsets.isEmpty)
+    }
+
+    func testAnIdleOutputRestsAndStartsAgainOnTime() throws {
+        let audio = try makeRig()
+        try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1))).start(atTime: 0.05)
+        audio.rig.run(until: 0.5)
+        let frames = audio.sink.frameCount
+        XCTAssertLessThan(frames, 48_000 / 4, "no writes once the click has played")
+        try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1))).start(atTime: 1.0)
+        audio.rig.run(until: 1.5)
+        XCTAssertEqual(audio.onsets.count, 2)
+        XCTAssertLessThanOrEqual(abs((audio.onsets[1] - .at(1.1)).nanoseconds), 21_000, "placed afresh after the rest")
+        XCTAssertEqual(audio.audio.output.underruns, 0, "running dry while idle is not an underrun")
+    }
+
+    func testPianoSoundsPlayAndWaitUntilFinishedWaitsForTheSound() throws {
+        let audio = try makeRig()
+        let piano = HapticPiano(engine: audio.rig.engine)
+        try piano.play([.sound(.file(name: "click.wav")), .waitUntilFinished, .hapticFeedback(.impact(.heavy))])
+        audio.rig.run(until: 0.3)
+        let schedule = piano.schedule
+        XCTAssertEqual(schedule.count, 2)
+        XCTAssertEqual(schedule[0].end - schedule[0].start, .milliseconds(10), "the click's length")
+        XCTAssertEqual(schedule[1].start, schedule[0].end)
+        let onset = try XCTUnwrap(audio.onsets.first)
+        XCTAssertLessThanOrEqual(abs((onset - schedule[0].start).nanoseconds), 21_000)
+        XCTAssertEqual(audio.rig.goTimes.count, 1)
+    }
+
+    func testAPianoSoundPlayedAgainRestartsInsteadOfPilingUp() throws {
+        let audio = try makeRig()
+        let piano = HapticPiano(engine: audio.rig.engine)
+        try piano.play([.sound(.file(name: "click.wav")), .wait(0.004), .sound(.file(name: "click.wav"))])
+        audio.rig.run(until: 0.2)
+        let start = try XCTUnwrap(piano.schedule.first).start
+        let left = audio.sink.channel(0)
+        let first = try XCTUnwrap(left.indices.first { left[$0] != 0 && audio.sink.playTime(ofFrame: $0).map { $0 >= start } == true })
+        // After the first click's 1 ms fade, only the restarted click sounds, for its full 10 ms
+        // (a mono file panned to the centre: 0.5 × √½ on each side).
+        let level = 0.5 * 0.5.squareRoot()
+        for frame in first + 250..<first + 670 {
+            XCTAssertEqual(left[frame], level, accuracy: 1e-3, "frame \(frame - first)")
+        }
+        XCTAssertEqual(SignalMeasurement.peak(of: left, in: first + 675..<first + 1000), 0, "ends 14 ms after the first start")
+        try piano.cancel()
+    }
+}
+
+final class EnginePCMActuatorTests: XCTestCase {
+    func testPCMDriveStartsOnItsDeadlineAndStreamsWithoutGaps() throws {
+        let clock = VirtualClock()
+        let format = PCMFormat.lowLatency(sampleRate: 48_000, channels: 4)
+        let configuration = PCMActuatorConfiguration(kind: .lra, format: format, channelMap: try PCMChannelMap(deviceChannels: 4, channels: [2, 3]), resonantFrequency: 170, maximumAmplitude: 1)
+        let box = Collected<PCMCaptureSink>()
+        let actuator = PCMActuator(name: "lra", configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in
+            let sink = try PCMCaptureSink(name: "sim pcm", format: format, clock: clock)
+            box.append(sink)
+            return sink
+        }
+        let scheduler = DeadlineScheduler(clock: clock)
+        let engine = HapticEngine(actuators: ["lra": actuator], clock: clock, scheduler: scheduler)
+        try engine.start()
+        let player = try engine.makePlayer(with: HapticPattern(events: [TestPatterns.continuous(at: 0.1, duration: 0.05, sharpness: 1)]))
+        try player.start(atTime: 0.05)
+        scheduler.run(until: .at(0.4))
+
+        let sink = try XCTUnwrap(box.values.first)
+        let coil = sink.channel(2)
+        let first = try XCTUnwrap(coil.indices.first { coil[$0] != 0 })
+        // The sine starts at zero, so its first non-zero sample is the second of the drive.
+        let onset = try XCTUnwrap(sink.playTime(ofFrame: first - 1))
+        XCTAssertLessThanOrEqual(abs((onset - .at(0.15)).nanoseconds), 1_000_000, "drive onset \(onset)")
+        let last = try XCTUnwrap(coil.indices.last { coil[$0] != 0 })
+        XCTAssertEqual(Double(last - first) / 48_000, 0.05, accuracy: 0.001, "one unbroken 50 ms drive")
+        XCTAssertTrue(sink.underruns.allSatisfy { $0.audioEnded >= .at(0.2) }, "no underrun inside the drive: \(sink.underruns)")
+        XCTAssertEqual(try XCTUnwrap(SignalMeasurement.zeroCrossingFrequency(of: Array(coil[first...last]), sampleRate: 48_000)), 170, accuracy: 0.5)
+    }
+}
+
+/// A playback device unplugged after some writes: later ones fail with ENODEV (19), as a USB
+/// interface's do.
+private final class UnpluggedSink: PCMSink {
+    let name = "usb audio"
+    let format = PCMFormat.lowLatency(sampleRate: 48_000, channels: 2)
+    var writesLeft = 60
+    func write(_ interleavedSamples: [Int16]) throws(PCMError) -> Int {
+        guard writesLeft > 0 else { throw .io(device: name, errno: .init(rawValue: 19)) }
+        writesLeft -= 1
+        return interleavedSamples.count / format.channels
+    }
+    func queuedFrames() throws(PCMError) -> Int { 0 }
+    func drain() throws(PCMError) {}
+    func stop() throws(PCMError) {}
+}
+
+final class EngineAudioFaultTests: XCTestCase {
+    func testALostSoundDeviceStopsTheEngineAndLeavesTheChipSafe() throws {
+        let rig = EngineRig()
+        let reasons = Collected<HapticEngine.StoppedReason>()
+        rig.engine.stoppedHandler = { reasons.append($0) }
+        let sounds = SoundLibrary(decoder: TableDecoder(sounds: [:]), sampleRate: 48_000, folder: FileManager.default.temporaryDirectory)
+        rig.engine.attachAudio(EngineAudio(output: AudioScheduler(sink: UnpluggedSink(), clock: rig.board.clock), sounds: sounds))
+        try rig.engine.start()
+        let hum = HapticEvent(type: .audioContinuous, time: 0, duration: 0.5)
+        try rig.engine.makePlayer(with: HapticPattern(events: TestPatterns.buzz(duration: 0.5).events + [hum])).start(atTime: 0.01)
+        rig.run(until: 0.05)
+        XCTAssertGreaterThan(rig.drive(at: 0.05), 0, "buzzing while the sound device works")
+        rig.run(until: 0.2)
+        XCTAssertFalse(rig.engine.isRunning)
+        XCTAssertEqual(reasons.values, [.systemError])
+        rig.assertStoppedInStandby()
+    }
+}

@@ -32,7 +32,7 @@ final class DeadlineSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.lead(for: "other"), .zero)
     }
 
-    func testSettledLeadMovesByAnEighthOfASurprise() {
+    func testSettledLeadMovesByAnEighthOfACappedSurprise() {
         let clock = VirtualClock()
         let scheduler = DeadlineScheduler(clock: clock)
         let log = ActionLog()
@@ -41,10 +41,26 @@ final class DeadlineSchedulerTests: XCTestCase {
         }
         scheduler.run(until: ms(10))
         XCTAssertEqual(scheduler.lead(for: "bus"), .microseconds(300))
-        scheduler.schedule(at: ms(20), class: .control, costKey: "bus", log.action("slow", clock: clock, cost: .microseconds(1_100)))
+        scheduler.schedule(at: ms(20), class: .control, costKey: "bus", log.action("preempted", clock: clock, cost: .milliseconds(5)))
         scheduler.run(until: ms(30))
-        XCTAssertEqual(scheduler.lead(for: "bus"), .microseconds(400))
-        XCTAssertEqual(log.entries.last, .init(label: "slow", time: ms(19.7)))
+        XCTAssertEqual(log.entries.last, .init(label: "preempted", time: ms(19.7)))
+        // Capped at 2 × 300 µs + 100 µs = 700 µs, then weighted by an eighth.
+        XCTAssertEqual(scheduler.lead(for: "bus"), .microseconds(350))
+    }
+
+    func testALastingChangeOfCostIsFollowed() {
+        let clock = VirtualClock()
+        let scheduler = DeadlineScheduler(clock: clock)
+        let log = ActionLog()
+        scheduler.schedule(at: ms(1), class: .control, costKey: "bus", expectedCost: .microseconds(100), log.action("x", clock: clock, cost: .microseconds(100)))
+        scheduler.run(until: ms(2))
+        for index in 1...40 {
+            scheduler.schedule(at: ms(Double(index) * 5), class: .control, costKey: "bus", log.action("slow bus", clock: clock, cost: .microseconds(1_500)))
+        }
+        scheduler.run(until: ms(205))
+        let lead = scheduler.lead(for: "bus")
+        XCTAssertGreaterThan(lead, .microseconds(1_450))
+        XCTAssertLessThanOrEqual(lead, .microseconds(1_500))
     }
 
     func testExpectedCostOfAKeyAlreadyMeasuredIsIgnored() {

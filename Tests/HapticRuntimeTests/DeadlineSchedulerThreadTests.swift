@@ -35,6 +35,8 @@ final class DeadlineSchedulerThreadTests: XCTestCase {
         wait(for: [early], timeout: 10)
         XCTAssertEqual(log.entries, [.init(label: "early", time: ms(5))])
 
+        // Advancing while the early action still runs would count as that action's cost (its lead).
+        XCTAssertNotNil(clock.waitForSleeper(deadlineAtOrBefore: ms(10)), "back asleep toward 10 ms")
         clock.advance(to: ms(10))
         wait(for: [late], timeout: 10)
         XCTAssertEqual(log.entries.map(\.label), ["early", "late"])
@@ -74,4 +76,53 @@ final class DeadlineSchedulerThreadTests: XCTestCase {
         scheduler.stopThread()
         XCTAssertEqual(scheduler.metrics.dispatched, 1)
     }
+
+    func testClocksWithoutInterruptibleSleepNoticeAnEarlierCommandWithinOneSlice() throws {
+        let virtual = VirtualClock(sleepAdvancesTime: false)
+        let clock = UninterruptibleClock(virtual)
+        let scheduler = DeadlineScheduler(clock: clock)
+        let log = ActionLog()
+        let early = expectation(description: "early command ran")
+        scheduler.schedule(at: ms(10), class: .transient, costKey: "k", log.action("late", clock: virtual))
+        // A slice on this clock cannot be cut short, so the thread is stopped by an action of its own.
+        let stopped = expectation(description: "stopping action ran")
+        scheduler.schedule(at: ms(2), class: .control, costKey: "stop") {
+            scheduler.stopThread()
+            stopped.fulfill()
+        }
+        scheduler.startThread(realtime: .none)
+        XCTAssertEqual(virtual.waitForSleeper(), ms(1), "sleeps in one-millisecond slices")
+
+        scheduler.schedule(at: ms(1.5), class: .transient, costKey: "k") {
+            log.append("early", at: virtual.now)
+            early.fulfill()
+        }
+        virtual.advance(to: ms(1))
+        XCTAssertNotNil(virtual.waitForSleeper(deadlineAtOrBefore: ms(1.5)), "the next slice ends at the earlier command")
+        virtual.advance(to: ms(1.5))
+        wait(for: [early], timeout: 10)
+        XCTAssertEqual(log.entries, [.init(label: "early", time: ms(1.5))])
+
+        XCTAssertNotNil(virtual.waitForSleeper(deadlineAtOrBefore: ms(2)))
+        virtual.advance(to: ms(2))
+        wait(for: [stopped], timeout: 10)
+        scheduler.stopThread()
+        XCTAssertEqual(scheduler.pendingCount, 1, "the 10 ms command stays queued")
+    }
 }
+
+/// A clock that only has the plain `MonotonicClock` sleep, to exercise the scheduler's fallback.
+private final class UninterruptibleClock: MonotonicClock, @unchecked Sendable {
+    private let base: VirtualClock
+
+    init(_ base: VirtualClock) {
+        self.base = base
+    }
+
+    var now: MonotonicInstant { base.now }
+
+    func sleep(until deadline: MonotonicInstant) {
+        base.sleep(until: deadline)
+    }
+}
+

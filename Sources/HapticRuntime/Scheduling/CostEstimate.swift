@@ -3,9 +3,14 @@
 ///
 /// A running mean over the first samples, then an exponentially weighted moving average, so the
 /// first measurement counts fully but one slow bus transfer later moves the lead only by an eighth.
+/// A sample is capped at twice the current lead plus `outlierMargin`: an action preempted for
+/// milliseconds says nothing about the bus, and would otherwise make the next commands land early.
+/// A real, lasting change still gets through, the cap growing with the lead at every sample.
 struct CostEstimate {
     /// The weight of a new sample once the estimate has settled.
     static let smoothing = 1.0 / 8.0
+    /// Added to twice the lead to form the cap, so small leads can still grow quickly.
+    static let outlierMargin = Duration.microseconds(100)
 
     private(set) var lead: Duration
     private var samples: Int
@@ -24,9 +29,10 @@ struct CostEstimate {
     }
 
     mutating func record(_ cost: Duration) {
+        let sample = samples > 0 ? min(max(cost, .zero), lead * 2 + Self.outlierMargin) : max(cost, .zero)
         samples += 1
         let weight = max(1.0 / Double(samples), Self.smoothing)
-        let step = Double((max(cost, .zero) - lead).nanoseconds) * weight
+        let step = Double((sample - lead).nanoseconds) * weight
         lead = max(lead + .nanoseconds(Int64(step.rounded())), .zero)
     }
 }

@@ -4,7 +4,9 @@ import Foundation
 extension DeadlineScheduler {
     /// Starts the timing thread (a no-op when it runs). With `.whenPermitted` the thread asks for
     /// SCHED_FIFO, 1 ns timer slack and locked memory, and logs one warning naming how to allow what
-    /// was refused.
+    /// was refused. Real-time set-up locks the whole process's memory, so tests pass `.none`.
+    ///
+    /// The thread keeps the scheduler alive until `stopThread`.
     public func startThread(realtime: RealtimeRequest = .whenPermitted) {
         condition.lock()
         defer { condition.unlock() }
@@ -23,7 +25,9 @@ extension DeadlineScheduler {
 
     /// Stops the timing thread and waits for it to exit; commands not yet run stay queued for the
     /// next `startThread` or `run(until:)`. Called from an action (on the timing thread itself) it
-    /// stops the thread after that action without waiting.
+    /// stops the thread after that action without waiting. On a clock that is not an
+    /// `InterruptibleSleepClock` the thread notices the stop only at the end of its current slice
+    /// (at most a millisecond of that clock's time).
     public func stopThread() {
         condition.lock()
         guard let thread = timingThread else {

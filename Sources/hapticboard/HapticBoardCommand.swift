@@ -27,6 +27,8 @@ struct HapticBoardCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             InspectCommand.self,
+            CalibrateCommand.self,
+            StatusCommand.self,
             ProbeCommand.self,
             RegistersCommand.self,
             BoardsCommand.self,

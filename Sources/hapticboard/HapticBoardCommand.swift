@@ -26,6 +26,7 @@ struct HapticBoardCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
+            PlayCommand.self,
             InspectCommand.self,
             CalibrateCommand.self,
             StatusCommand.self,

@@ -28,6 +28,7 @@ struct HapticBoardCommand: ParsableCommand {
         subcommands: [
             PlayCommand.self,
             InspectCommand.self,
+            RenderCommand.self,
             CalibrateCommand.self,
             StatusCommand.self,
             ProbeCommand.self,

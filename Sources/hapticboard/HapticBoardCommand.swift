@@ -17,7 +17,7 @@ struct HapticBoardCommand: ParsableCommand {
               hapticboard inspect --program Examples/ahap/parameter-curves.ahap
               hapticboard render Examples/ahap/transients.ahap --svg transients.svg
               hapticboard calibrate --board raspberry-pi-5-drv2605l
-              hapticboard --generate-completion-script bash > /etc/bash_completion.d/hapticboard
+              hapticboard --generate-completion-script bash > hapticboard.bash
 
             Exit status: 0 success; 1 an error (bad content, board or hardware; the message is on \
             standard error as 'hapticboard: error: …'); 2 a usage error (unknown option, missing \
@@ -38,26 +38,37 @@ struct HapticBoardCommand: ParsableCommand {
     )
 
     /// Parses and runs like ArgumentParser's default, except that errors a command throws are
-    /// printed as `hapticboard: error: …` with status 1 (never a backtrace); usage errors keep
-    /// ArgumentParser's message and status 2.
+    /// printed as `hapticboard: error: …` with status 1 (never a backtrace), usage errors exit
+    /// with 2 (ArgumentParser would use 64), and a signal that stopped playback exits with 128 + signal.
     static func main() {
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()
         } catch {
-            exit(withError: error)
+            exitForArgumentParser(error)
         }
         do {
             try command.run()
         } catch let exitCode as ExitCode {
             Foundation.exit(exitCode.rawValue)
-        } catch let error as CommandTermination {
-            Foundation.exit(error.exitStatus)
-        } catch let error where error is ValidationError || error is CleanExit {
-            exit(withError: error)
+        } catch let termination as CommandTermination {
+            Foundation.exit(termination.exitStatus)
+        } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+            exitForArgumentParser(error)
         } catch {
             printError("hapticboard: error: \(error)")
             Foundation.exit(ExitCode.failure.rawValue)
         }
+    }
+
+    /// The exit status of a usage error.
+    static let usageExitStatus: Int32 = 2
+
+    /// Help, version and completion requests as ArgumentParser handles them; usage errors with
+    /// its message and usage text, but status 2.
+    private static func exitForArgumentParser(_ error: any Error) -> Never {
+        guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+        printError(fullMessage(for: error))
+        Foundation.exit(usageExitStatus)
     }
 }

@@ -12,7 +12,7 @@ struct HapticBoardCommand: ParsableCommand {
 
             Examples:
               hapticboard play Examples/notation/success-confirmation.hnl
-              hapticboard play --notation 'loud sharp . 0.2s soft dull'
+              hapticboard play --notation 'loud sharp; . 0.2s; soft dull'
               hapticboard play --effect 47 --board raspberry-pi-4-drv2605l
               hapticboard inspect --program Examples/ahap/parameter-curves.ahap
               hapticboard render Examples/ahap/transients.ahap --svg transients.svg

@@ -25,7 +25,7 @@ struct PlayCommand: ParsableCommand {
 
             Examples:
               hapticboard play Examples/notation/success-confirmation.hnl
-              hapticboard play --notation 'loud sharp . 0.2s soft dull'
+              hapticboard play --notation 'loud sharp; . 0.2s; soft dull'
               hapticboard play --effect 47 --loop
               hapticboard play Examples/ahap/transients.ahap --rate 0.5 --json --quiet
             """
@@ -37,7 +37,7 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: "Content files (.ahap, .json, .hnl, .haptic-notation, .notes, .txt).")
     var files: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Haptic Notation text to play instead of files.", valueName: "text"))
+    @Option(name: .long, help: ArgumentHelp("Haptic Notation text to play instead of files; ';' separates statements as a new line would.", valueName: "text"))
     var notation: String?
 
     @Option(name: .long, help: ArgumentHelp("A DRV2605 ROM effect id (1–123) to play instead of files.", valueName: "id"))
@@ -83,6 +83,7 @@ struct PlayCommand: ParsableCommand {
         let player = ProgramPlayer(actuator: target.actuator, clock: clock, rate: rate, frameInterval: LiveView.frameInterval) {
             signals.received != nil
         }
+        player.log = options.logger("player")
         var liveView: LiveView?
         if let simulation = target.simulation, !quiet, !options.json, !fast, isatty(STDOUT_FILENO) == 1 {
             let view = LiveView(chip: simulation.chip, model: try SimulatedLRA.model(resonantFrequency: target.chip.configuration.ratings.resonantFrequency), start: clock.now)

@@ -21,7 +21,7 @@ struct PlayContent {
         guard given == 1 else { throw CommandLineError.contentSources(given: given) }
         if let notation {
             items = [Item(name: "--notation", content: try Self.load { () throws(ContentLoadingError) in
-                try ContentLoader.parse(notation, format: .notation, file: "--notation")
+                try ContentLoader.parse(Self.notationLines(notation), format: .notation, file: "--notation")
             })]
         } else if let effect {
             items = [Item(name: "effect \(effect)", content: LoadedContent(format: .notes, pattern: try Self.pattern(playingEffect: effect)))]
@@ -32,6 +32,13 @@ struct PlayContent {
                 })
             }
         }
+    }
+
+    /// `--notation` text with each `;` (and one space after it) starting a new line, so one shell
+    /// argument can hold several statements (`'loud sharp; . 0.2s; soft dull'`); further spaces
+    /// are indentation, as at the start of a line. Error positions count those lines.
+    static func notationLines(_ text: String) -> String {
+        text.replacingOccurrences(of: "; ", with: "\n").replacingOccurrences(of: ";", with: "\n")
     }
 
     /// A pattern of one transient whose ROM cue is effect `id`: chips with a library play the

@@ -1,5 +1,6 @@
 import ActuatorHAL
 import HapticRuntime
+import Logging
 
 /// Plays compiled `ActuatorProgram`s on one actuator: each command at its deadline on a clock,
 /// with a late policy and counters. A small player for the command line; it waits in slices of
@@ -34,6 +35,8 @@ final class ProgramPlayer {
     var onFrame: ((MonotonicInstant) -> Void)?
     /// Polled between commands and wait slices; true stops playback.
     let stopRequested: () -> Bool
+    /// Every command but amplitude updates is logged at debug level (`-v`), with its pattern time.
+    var log = Logger(label: "hapticboard.player")
     private(set) var statistics = Statistics()
 
     init(actuator: any Actuator, clock: any MonotonicClock, rate: Double, frameInterval: Duration, stopRequested: @escaping () -> Bool) {
@@ -79,6 +82,9 @@ final class ProgramPlayer {
             statistics.maximumLateness = max(statistics.maximumLateness, lateness)
             try execute(commands[index].command)
             statistics.commands += 1
+            if case .amplitude = commands[index].command {} else {
+                log.debug("\(commands[index])")
+            }
         }
         return true
     }

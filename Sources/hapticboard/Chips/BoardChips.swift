@@ -52,6 +52,8 @@ enum BoardChipsError: Error, CustomStringConvertible {
 struct BoardChips {
     var boardName: String
     var chips: [OpenedChip]
+    /// The board file's power timeouts, if it gives any.
+    var power: PowerDescription?
 
     /// Opens `board`: `sim`, a path to a board file, or the name of a file in `Boards/` or
     /// `/etc/hapticboard/`. With `simulatingEveryBus` every bus is a simulated stand-in at the
@@ -102,7 +104,7 @@ struct BoardChips {
                 isStandIn: simulation != nil && bus.device != BuiltInBoard.simName
             ))
         }
-        return BoardChips(boardName: description.board, chips: chips)
+        return BoardChips(boardName: description.board, chips: chips, power: description.power)
     }
 
 }

@@ -3,6 +3,9 @@ import HardwareMocks
 
 /// What `play` prints when it ends, normally or on a signal.
 struct PlaySummary: Encodable {
+    /// Later than this counts as late.
+    static let lateTolerance = Duration.milliseconds(1)
+
     /// The simulated chip's registers after playback: how tests see that it ended in standby, silent.
     struct ChipState: Encodable {
         /// MODE (0x01) and RTP_INPUT (0x02) as hex bytes.
@@ -27,13 +30,17 @@ struct PlaySummary: Encodable {
     var content: [String]
     /// Events in one pass over the content.
     var events: Int
-    /// Passes started (more than one with --loop).
+    /// Passes over the content started (a single looping pattern loops inside one pass).
     var passes: Int
+    /// Scheduled actions the engine ran: commands, mode switches, power and timer actions.
     var commands: Int
+    /// Actions dispatched more than `lateTolerance` after their dispatch instant (from the
+    /// scheduler's lateness histogram, to its 1/64 resolution).
     var late: Int
+    /// Transients dropped for lateness plus stream values skipped because a newer one was due.
     var dropped: Int
-    var unsupported: Int
     var maximumLatenessMicroseconds: Double
+    var p99LatenessMicroseconds: Double
     /// Seconds on the player's clock from the first command to the end.
     var elapsedSeconds: Double
     var transitions: [TransitionRecord]
@@ -44,10 +51,15 @@ struct PlaySummary: Encodable {
     /// On the sim board: the chip after playback.
     var chip: ChipState?
 
+    /// Rounded to a tenth of a microsecond.
+    static func microseconds(_ duration: Duration) -> Double {
+        (Double(duration.nanoseconds) / 100).rounded() / 10
+    }
+
     var text: String {
         var lines = [
             "played \(content.joined(separator: ", ")) on \(board)/\(actuator): \(events) event(s) × \(passes) pass(es), \(commands) commands in \(ContentSummary.number(elapsedSeconds)) s",
-            "late \(late), dropped \(dropped)\(unsupported > 0 ? ", unsupported \(unsupported)" : ""), worst lateness \(ContentSummary.number(maximumLatenessMicroseconds)) µs; calibration \(calibration)",
+            "late \(late), dropped \(dropped); lateness p99 \(ContentSummary.number(p99LatenessMicroseconds)) µs, worst \(ContentSummary.number(maximumLatenessMicroseconds)) µs; calibration \(calibration)",
         ]
         lines += transitions.map { "  \($0.text)" }
         if let stoppedBy { lines.append("stopped by \(stoppedBy); actuator stopped and in standby") }

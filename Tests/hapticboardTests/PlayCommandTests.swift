@@ -27,15 +27,22 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertEqual(transitions.first?["transition"] as? String, "wake", file: file, line: line)
         XCTAssertEqual(transitions.last?["to"] as? String, "standby", file: file, line: line)
         for transition in transitions {
-            XCTAssertEqual(transition["overran"] as? Bool, false, "\(transition)", file: file, line: line)
+            XCTAssertEqual(transition["overruns"] as? Int, 0, "\(transition)", file: file, line: line)
         }
+    }
+
+    /// The engine runs every command of the program plus a control action or two of its own
+    /// (waking the chip ahead of the content, idle timers).
+    private func assertRunsProgram(_ commands: Int?, _ programCount: Int, file: StaticString = #filePath, line: UInt = #line) {
+        let count = commands ?? -1
+        XCTAssertTrue((programCount...(programCount + 2)).contains(count), "\(count) actions for \(programCount) program commands", file: file, line: line)
     }
 
     private func assertPlaysEveryCommand(of path: String, events: Int) throws {
         let summary = try play([path])
         XCTAssertEqual(summary["events"] as? Int, events)
         XCTAssertEqual(summary["passes"] as? Int, 1)
-        XCTAssertEqual(summary["commands"] as? Int, try programCommands(path).count)
+        assertRunsProgram(summary["commands"] as? Int, try programCommands(path).count)
         XCTAssertEqual(summary["late"] as? Int, 0)
         XCTAssertEqual(summary["dropped"] as? Int, 0)
         XCTAssertNil(summary["stoppedBy"])
@@ -66,7 +73,7 @@ final class PlayCommandTests: XCTestCase {
         let summary = try play(["--effect", "47"])
         XCTAssertEqual(summary["events"] as? Int, 1)
         // prepare, trigger, stop.
-        XCTAssertEqual(summary["commands"] as? Int, 3)
+        assertRunsProgram(summary["commands"] as? Int, 3)
         try assertEndedInStandby(summary)
     }
 
@@ -76,7 +83,9 @@ final class PlayCommandTests: XCTestCase {
         let first = try play([files[0]])
         let second = try play([files[1]])
         XCTAssertEqual(both["events"] as? Int, 9)
-        XCTAssertEqual(both["commands"] as? Int, (first["commands"] as? Int ?? 0) + (second["commands"] as? Int ?? 0))
+        // One engine wakes the chip once for both files.
+        let separate = (first["commands"] as? Int ?? 0) + (second["commands"] as? Int ?? 0)
+        XCTAssertTrue(((separate - 2)...separate).contains(both["commands"] as? Int ?? -1), "\(both) vs \(separate)")
         let elapsed = try XCTUnwrap(both["elapsedSeconds"] as? Double)
         let parts = try XCTUnwrap(first["elapsedSeconds"] as? Double) + XCTUnwrap(second["elapsedSeconds"] as? Double)
         XCTAssertEqual(elapsed, parts, accuracy: 0.01)

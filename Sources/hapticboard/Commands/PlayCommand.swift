@@ -66,6 +66,10 @@ struct PlayCommand: ParsableCommand {
     /// running (and the chip awake) before the first deadline rather than racing it.
     static let startDelay = Duration.milliseconds(50)
 
+    /// With --fast, how far virtual time moves between checks for the end and for signals: small,
+    /// so the next file starts within a millisecond of the previous one's end.
+    static let fastStep = Duration.milliseconds(1)
+
     func run() throws {
         options.bootstrapLogging()
         let log = options.logger("play")
@@ -99,13 +103,21 @@ struct PlayCommand: ParsableCommand {
         log.info("playing \(content.items.count) item(s) on \(board.boardName)/\(target.name)")
 
         let snapshot: (@Sendable () -> Void)? = liveView.map { view in { @Sendable in view.capture() } }
-        let frame: (() -> Void)? = liveView.map { view in { view.draw() } }
         let started = clock.now + Self.startDelay
+        var announced = false
+        let frame = {
+            // Logged once the first deadline has passed, so a script (or test) knows output is under way.
+            if !announced, clock.now >= started {
+                announced = true
+                log.info("playback under way")
+            }
+            liveView?.draw()
+        }
         let passes: Int
         do {
             passes = try playback.play(
                 content.items.map(\.content.pattern), loop: loop, rate: rate, startingAt: started,
-                frameInterval: LiveView.frameInterval, stopRequested: { signals.received != nil },
+                frameInterval: fast ? Self.fastStep : LiveView.frameInterval, stopRequested: { signals.received != nil },
                 snapshot: snapshot, frame: frame
             )
         } catch {
@@ -131,7 +143,7 @@ struct PlayCommand: ParsableCommand {
             maximumLatenessMicroseconds: PlaySummary.microseconds(metrics.lateness.maximum),
             p99LatenessMicroseconds: PlaySummary.microseconds(metrics.lateness.percentile(99)),
             elapsedSeconds: elapsed.secondsValue,
-            transitions: playback.engine.powerTransitions.map { TransitionRecord($0.report) },
+            transitions: TransitionTally.tallies(playback.engine.powerTransitions.map(\.report)),
             calibration: target.actuator.calibration == nil ? "none" : "stored",
             stoppedBy: signals.received.map(TerminationSignals.name(of:)),
             chip: target.simulation.map { PlaySummary.ChipState($0.chip) }

@@ -43,7 +43,8 @@ struct PlaySummary: Encodable {
     var p99LatenessMicroseconds: Double
     /// Seconds on the player's clock from the first command to the end.
     var elapsedSeconds: Double
-    var transitions: [TransitionRecord]
+    /// Power transitions by kind, each with its slowest time against its budget.
+    var transitions: [TransitionTally]
     /// `stored` when a stored calibration was restored at wake, else `none`.
     var calibration: String
     /// `SIGINT` or `SIGTERM` when playback was stopped by one.

@@ -77,6 +77,19 @@ final class PlayCommandTests: XCTestCase {
         try assertEndedInStandby(summary)
     }
 
+    func testLongROMEffectIsNotCutShort() throws {
+        // Effect 47 is a 100 % buzz, far longer than a click.
+        let buzz = try XCTUnwrap(try play(["--effect", "47"])["elapsedSeconds"] as? Double)
+        let click = try XCTUnwrap(try play(["--effect", "1"])["elapsedSeconds"] as? Double)
+        XCTAssertGreaterThan(buzz, click + 0.1)
+    }
+
+    func testNoAudioLeavesAudioEventsOut() throws {
+        let path = BuiltCommand.path("Examples/ahap/audio-custom.ahap")
+        XCTAssertEqual(try play([path])["events"] as? Int, 4)
+        XCTAssertEqual(try play(["--no-audio", path])["events"] as? Int, 2)
+    }
+
     func testFilesPlayOneAfterTheOther() throws {
         let files = ["Examples/ahap/transients.ahap", "Examples/notes/confirmation.notes"].map(BuiltCommand.path)
         let both = try play(files)

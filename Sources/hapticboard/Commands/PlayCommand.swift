@@ -56,7 +56,7 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "No live view and no content warnings; only the summary.")
     var quiet = false
 
-    @Flag(name: .long, help: "Do not play audio events (accepted for scripts; audio-driven actuators are not supported yet, so audio events are never played).")
+    @Flag(name: .long, help: "Leave audio events out (not counted, no warning). Actuators do not render audio events yet, so they are never played either way.")
     var noAudio = false
 
     @Flag(name: .long, help: "On the sim board, run the virtual clock as fast as possible instead of in real time (for tests).")
@@ -74,7 +74,8 @@ struct PlayCommand: ParsableCommand {
         options.bootstrapLogging()
         let log = options.logger("play")
         guard rate.isFinite, rate > 0 else { throw CommandLineError.invalidRate(rate) }
-        let content = try PlayContent(files: files, notation: notation, effect: effect)
+        let given = try PlayContent(files: files, notation: notation, effect: effect)
+        let content = noAudio ? given.hapticsOnly() : given
         if !quiet {
             for item in content.items { for warning in item.content.warnings { printError(warning.description) } }
         }

@@ -131,23 +131,9 @@ struct PlayCommand: ParsableCommand {
         try playback.finish()
         liveView?.finish()
 
-        let metrics = playback.scheduler.metrics
         let summary = PlaySummary(
-            board: board.boardName,
-            actuator: target.name,
-            content: content.items.map(\.name),
-            events: content.eventCount,
-            passes: passes,
-            commands: metrics.dispatched - playback.snapshotCount,
-            late: metrics.lateness.estimatedCount(above: PlaySummary.lateTolerance),
-            dropped: metrics.droppedLate + metrics.resynced,
-            maximumLatenessMicroseconds: PlaySummary.microseconds(metrics.lateness.maximum),
-            p99LatenessMicroseconds: PlaySummary.microseconds(metrics.lateness.percentile(99)),
-            elapsedSeconds: elapsed.secondsValue,
-            transitions: TransitionTally.tallies(playback.engine.powerTransitions.map(\.report)),
-            calibration: target.actuator.calibration == nil ? "none" : "stored",
-            stoppedBy: signals.received.map(TerminationSignals.name(of:)),
-            chip: target.simulation.map { PlaySummary.ChipState($0.chip) }
+            board: board.boardName, target: target, content: content, playback: playback,
+            passes: passes, elapsed: elapsed, stoppedBy: signals.received
         )
         if options.json { try printJSON(summary) } else { print(summary.text) }
         if let signal = signals.received { throw CommandTermination(signal: signal) }

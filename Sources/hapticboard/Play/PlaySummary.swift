@@ -52,6 +52,27 @@ struct PlaySummary: Encodable {
     /// On the sim board: the chip after playback.
     var chip: ChipState?
 
+    /// The summary of a finished (or stopped) playback: counters and lateness from the engine's
+    /// scheduler (live-view snapshots left out), its power transitions, and on the sim board the chip.
+    init(board: String, target: BoardActuator, content: PlayContent, playback: EnginePlayback, passes: Int, elapsed: Duration, stoppedBy signal: Int32?) {
+        let metrics = playback.scheduler.metrics
+        self.board = board
+        actuator = target.name
+        self.content = content.items.map(\.name)
+        events = content.eventCount
+        self.passes = passes
+        commands = metrics.dispatched - playback.snapshotCount
+        late = metrics.lateness.estimatedCount(above: Self.lateTolerance)
+        dropped = metrics.droppedLate + metrics.resynced
+        maximumLatenessMicroseconds = Self.microseconds(metrics.lateness.maximum)
+        p99LatenessMicroseconds = Self.microseconds(metrics.lateness.percentile(99))
+        elapsedSeconds = elapsed.secondsValue
+        transitions = TransitionTally.tallies(playback.engine.powerTransitions.map(\.report))
+        calibration = target.actuator.calibration == nil ? "none" : "stored"
+        stoppedBy = signal.map(TerminationSignals.name(of:))
+        chip = target.simulation.map { ChipState($0.chip) }
+    }
+
     /// Rounded to a tenth of a microsecond.
     static func microseconds(_ duration: Duration) -> Double {
         (Double(duration.nanoseconds) / 100).rounded() / 10

@@ -34,6 +34,7 @@ struct HapticBoardCommand: ParsableCommand {
             ProbeCommand.self,
             RegistersCommand.self,
             BoardsCommand.self,
+            BenchCommand.self,
         ]
     )
 

@@ -12,7 +12,8 @@ public final class LinuxI2CBus: I2CBus {
     public let name: String
     /// SCL frequency as configured in the devicetree; i2c-dev cannot report it, so the board says it.
     public let speedHz: Int
-    private let descriptor: CInt
+    /// The open i2c-dev descriptor; `EmergencyStop` arms the crash handler on it.
+    let descriptor: CInt
 
     /// Opens the i2c-dev node at `path`.
     /// - Throws: `I2CError.open` with the errno (ENOENT: no such bus or i2c-dev not loaded; EACCES:
@@ -32,6 +33,8 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     deinit {
+        // The crash handler must never write to a descriptor number the system may hand out again.
+        hb_emergency_disarm(descriptor)
         // Nothing useful can be done about a failed close here; the descriptor is gone either way.
         _ = hb_i2c_close(descriptor)
     }

@@ -82,8 +82,6 @@ struct PlayCommand: ParsableCommand {
         let calibrations = try state.store.load()
         let board = try BoardChips.open(board: options.resolvedBoard)
         let target = try board.actuator(named: actuator, calibrations: calibrations)
-        let signals = TerminationSignals()
-
         let clock: any MonotonicClock
         if let simulation = target.simulation {
             clock = fast ? simulation.clock : PacedClock(pacing: simulation.clock)
@@ -91,6 +89,11 @@ struct PlayCommand: ParsableCommand {
             clock = target.chip.driver.clock
         }
         let playback = EnginePlayback(target: target, clock: clock, pace: target.simulation != nil && fast ? .stepped : .threaded, idleTimeouts: board.idleTimeouts)
+        // Installed before the timing thread starts, so every thread inherits the blocked signals.
+        // The guard stops the engine itself; the command then reports and exits with 128 + signal.
+        let signals = StopRequest()
+        let termination = TerminationGuard.install(engine: playback.engine) { status in signals.record(signal: status - 128) }
+        defer { termination.uninstall() }
         var liveView: LiveView?
         if let simulation = target.simulation, !quiet, !options.json, !fast, isatty(STDOUT_FILENO) == 1 {
             liveView = LiveView(chip: simulation.chip, clock: clock, model: try SimulatedLRA.model(resonantFrequency: target.chip.configuration.ratings.resonantFrequency))

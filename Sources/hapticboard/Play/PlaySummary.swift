@@ -69,7 +69,7 @@ struct PlaySummary: Encodable {
         elapsedSeconds = elapsed.secondsValue
         transitions = TransitionTally.tallies(playback.engine.powerTransitions.map(\.report))
         calibration = target.actuator.calibration == nil ? "none" : "stored"
-        stoppedBy = signal.map(TerminationSignals.name(of:))
+        stoppedBy = signal.map(StopRequest.name(of:))
         chip = target.simulation.map { ChipState($0.chip) }
     }
 

@@ -32,6 +32,8 @@ enum BoardChipsError: Error, CustomStringConvertible {
     case bus(I2CError)
     /// An enable line could not be requested.
     case enableLine(actuator: String, GPIOError)
+    /// The crash handler that stops a chip if the process dies could not be armed.
+    case emergencyStop(actuator: String, EmergencyStopError)
 
     var description: String {
         switch self {
@@ -43,6 +45,8 @@ enum BoardChipsError: Error, CustomStringConvertible {
             return "\(error)"
         case .enableLine(let actuator, let error):
             return "actuator \(actuator): cannot request its enable line: \(error)"
+        case .emergencyStop(let actuator, let error):
+            return "actuator \(actuator): cannot arm the crash stop: \(error)"
         }
     }
 }

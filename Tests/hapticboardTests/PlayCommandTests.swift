@@ -84,6 +84,15 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertGreaterThan(buzz, click + 0.1)
     }
 
+    func testContentWithoutEventsPlaysNothingAndEnds() throws {
+        let summary = try play(["--notation", "# only a comment"])
+        XCTAssertEqual(summary["events"] as? Int, 0)
+        XCTAssertEqual(summary["elapsedSeconds"] as? Double, 0)
+        // Nothing to play, so the chip was never woken.
+        XCTAssertEqual((summary["transitions"] as? [[String: Any]])?.count, 0)
+        XCTAssertEqual((summary["chip"] as? [String: Any])?["enabled"] as? Bool, false)
+    }
+
     func testNoAudioLeavesAudioEventsOut() throws {
         let path = BuiltCommand.path("Examples/ahap/audio-custom.ahap")
         XCTAssertEqual(try play([path])["events"] as? Int, 4)
@@ -119,7 +128,7 @@ final class PlayCommandTests: XCTestCase {
     }
 
     func testContentErrorsAndBadOptionsExit1() throws {
-        for arguments in [["play"], ["play", "--effect", "124"], ["play", "--effect", "1", "--notation", "loud"], ["play", "--rate", "0", "--effect", "1"], ["play", "--notation", "loud; lod"], ["play", "--effect", "1", "--actuator", "left"]] {
+        for arguments in [["play"], ["play", "--effect", "124"], ["play", "--effect", "1", "--notation", "loud"], ["play", "--rate", "0", "--effect", "1"], ["play", "--notation", "loud; lod"], ["play", "--effect", "1", "--actuator", "left"], ["play", "--loop", "--notation", "# no events"]] {
             let run = try BuiltCommand().run(arguments)
             XCTAssertEqual(run.status, 1, "\(arguments)")
             XCTAssertTrue(run.errorOutput.hasPrefix("hapticboard: error: "), "\(arguments): \(run.errorOutput)")

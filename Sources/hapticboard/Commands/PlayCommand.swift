@@ -76,6 +76,7 @@ struct PlayCommand: ParsableCommand {
         guard rate.isFinite, rate > 0 else { throw CommandLineError.invalidRate(rate) }
         let given = try PlayContent(files: files, notation: notation, effect: effect)
         let content = noAudio ? given.hapticsOnly() : given
+        if loop, content.eventCount == 0 { throw CommandLineError.nothingToLoop }
         if !quiet {
             for item in content.items { for warning in item.content.warnings { printError(warning.description) } }
         }
@@ -130,7 +131,7 @@ struct PlayCommand: ParsableCommand {
             liveView?.finish()
             throw error
         }
-        let elapsed = clock.now - started
+        let elapsed = max(.zero, clock.now - started)
         try playback.finish()
         liveView?.finish()
 

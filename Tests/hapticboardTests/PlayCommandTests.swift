@@ -20,7 +20,7 @@ final class PlayCommandTests: XCTestCase {
     }
 
     private func assertEndedInStandby(_ summary: [String: Any], file: StaticString = #filePath, line: UInt = #line) throws {
-        let chip = try XCTUnwrap(summary["chip"] as? [String: Any], file: file, line: line)
+        let chip = try XCTUnwrap((summary["chips"] as? [[String: Any]])?.first, file: file, line: line)
         XCTAssertEqual(chip["standby"] as? Bool, true, file: file, line: line)
         XCTAssertEqual(chip["realtimeInput"] as? String, "0x00", file: file, line: line)
         let transitions = try XCTUnwrap(summary["transitions"] as? [[String: Any]], file: file, line: line)
@@ -77,6 +77,33 @@ final class PlayCommandTests: XCTestCase {
         try assertEndedInStandby(summary)
     }
 
+    /// A board with two simulated chips, each on its own simulated bus.
+    private func twoChipBoard() throws -> String {
+        let actuator = { (name: String, bus: String) in
+            "  - name: \(name)\n    compatible: ti,drv2605l\n    bus: \(bus)\n    actuator-mode: LRA\n    vib-rated-mv: 2000\n    vib-overdrive-mv: 2800\n    resonant-frequency-hz: 175\n"
+        }
+        let text = "board: two-sim\nbuses:\n  - name: a\n    device: sim\n  - name: b\n    device: sim\nactuators:\n" + actuator("left", "a") + actuator("right", "b")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("two-sim-\(UUID().uuidString).yml").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    func testEveryActuatorPlaysUnlessOneIsNamed() throws {
+        let board = try twoChipBoard()
+        let path = BuiltCommand.path("Examples/notation/success-confirmation.hnl")
+        let both = try play(["--board", board, path])
+        XCTAssertEqual(both["actuators"] as? [String], ["left", "right"])
+        let chips = try XCTUnwrap(both["chips"] as? [[String: Any]])
+        XCTAssertEqual(chips.compactMap { $0["name"] as? String }, ["left", "right"])
+        for chip in chips {
+            XCTAssertEqual(chip["standby"] as? Bool, true)
+            XCTAssertEqual(chip["realtimeInput"] as? String, "0x00")
+        }
+        let right = try play(["--board", board, "--actuator", "right", path])
+        XCTAssertEqual(right["actuators"] as? [String], ["right"])
+        XCTAssertGreaterThan(both["commands"] as? Int ?? 0, right["commands"] as? Int ?? 0)
+    }
+
     func testLongROMEffectIsNotCutShort() throws {
         // Effect 47 is a 100 % buzz, far longer than a click.
         let buzz = try XCTUnwrap(try play(["--effect", "47"])["elapsedSeconds"] as? Double)
@@ -90,7 +117,7 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertEqual(summary["elapsedSeconds"] as? Double, 0)
         // Nothing to play, so the chip was never woken.
         XCTAssertEqual((summary["transitions"] as? [[String: Any]])?.count, 0)
-        XCTAssertEqual((summary["chip"] as? [String: Any])?["enabled"] as? Bool, false)
+        XCTAssertEqual((summary["chips"] as? [[String: Any]])?.first?["enabled"] as? Bool, false)
     }
 
     func testNoAudioLeavesAudioEventsOut() throws {

@@ -25,7 +25,7 @@ final class PlaySignalTests: XCTestCase {
         XCTAssertEqual(run.status, status, run.errorOutput)
         let summary = try run.json()
         XCTAssertEqual(summary["stoppedBy"] as? String, signal)
-        let chip = try XCTUnwrap(summary["chip"] as? [String: Any])
+        let chip = try XCTUnwrap((summary["chips"] as? [[String: Any]])?.first)
         XCTAssertEqual(chip["standby"] as? Bool, true)
         XCTAssertEqual(chip["realtimeInput"] as? String, "0x00")
         let mode = try XCTUnwrap(chip["mode"] as? String)

@@ -44,7 +44,7 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A DRV2605 ROM effect id (1–123) to play instead of files.", valueName: "id"))
     var effect: Int?
 
-    @Option(name: .long, help: "The actuator to play on (default: the board's first).")
+    @Option(name: .long, help: "The actuator to play on (default: every actuator of the board).")
     var actuator: String?
 
     @Flag(name: .long, help: "Play again and again until stopped (Ctrl-C).")
@@ -82,14 +82,16 @@ struct PlayCommand: ParsableCommand {
         }
         let calibrations = try state.store.load()
         let board = try BoardChips.open(board: options.resolvedBoard)
-        let target = try board.actuator(named: actuator, calibrations: calibrations)
+        let targets = try board.actuators(named: actuator, calibrations: calibrations)
+        // One clock drives the engine: the hardware's, or the first simulated chip's.
+        let target = targets[0]
         let clock: any MonotonicClock
         if let simulation = target.simulation {
             clock = fast ? simulation.clock : PacedClock(pacing: simulation.clock)
         } else {
             clock = target.chip.driver.clock
         }
-        let playback = EnginePlayback(target: target, clock: clock, pace: target.simulation != nil && fast ? .stepped : .threaded, idleTimeouts: board.idleTimeouts)
+        let playback = EnginePlayback(targets: targets, clock: clock, pace: target.simulation != nil && fast ? .stepped : .threaded, idleTimeouts: board.idleTimeouts)
         // Installed before the timing thread starts, so every thread inherits the blocked signals.
         // The guard stops the engine itself; the command then reports and exits with 128 + signal.
         let signals = StopRequest()
@@ -105,7 +107,7 @@ struct PlayCommand: ParsableCommand {
                 for warning in target.compile(item.content.pattern, capabilities: capabilities).warnings { printError("\(item.name): \(warning)") }
             }
         }
-        log.info("playing \(content.items.count) item(s) on \(board.boardName)/\(target.name)")
+        log.info("playing \(content.items.count) item(s) on \(board.boardName)/\(targets.map(\.name).joined(separator: "+"))")
 
         let snapshot: (@Sendable () -> Void)? = liveView.map { view in { @Sendable in view.capture() } }
         let started = clock.now + Self.startDelay
@@ -136,7 +138,7 @@ struct PlayCommand: ParsableCommand {
         liveView?.finish()
 
         let summary = PlaySummary(
-            board: board.boardName, target: target, content: content, playback: playback,
+            board: board.boardName, targets: targets, content: content, playback: playback,
             passes: passes, elapsed: elapsed, stoppedBy: signals.received
         )
         if options.json { try printJSON(summary) } else { print(summary.text) }

@@ -30,20 +30,22 @@ final class EnginePlayback {
     let scheduler: DeadlineScheduler
     let clock: any MonotonicClock
     let pace: Pace
-    let actuatorName: String
+    /// The actuator every player plays on; nil plays on every actuator of the engine.
+    let actuatorName: String?
     /// Engine actions run outside the wait loop: live-view snapshots, counted so the summary can
     /// leave them out of the command count.
     private(set) var snapshotCount = 0
     private let finished = FinishSignal()
 
-    /// An engine for `target` on `clock`, with the board's idle timeouts.
-    init(target: BoardActuator, clock: any MonotonicClock, pace: Pace, idleTimeouts: IdleTimeouts) {
+    /// An engine for `targets` (each pattern plays on all of them, mixed per actuator) on `clock`,
+    /// with the board's idle timeouts.
+    init(targets: [BoardActuator], clock: any MonotonicClock, pace: Pace, idleTimeouts: IdleTimeouts) {
         self.clock = clock
         self.pace = pace
-        actuatorName = target.name
+        actuatorName = targets.count == 1 ? targets.first?.name : nil
         scheduler = DeadlineScheduler(clock: clock)
         engine = HapticEngine(
-            actuators: [EngineActuator(target.actuator, name: target.name, idleTimeouts: idleTimeouts, maximumContinuousDrive: target.chip.maximumContinuousDrive)],
+            actuators: targets.map { EngineActuator($0.actuator, name: $0.name, idleTimeouts: idleTimeouts, maximumContinuousDrive: $0.chip.maximumContinuousDrive) },
             clock: clock,
             scheduler: scheduler
         )

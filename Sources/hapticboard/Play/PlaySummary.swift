@@ -8,6 +8,8 @@ struct PlaySummary: Encodable {
 
     /// The simulated chip's registers after playback: how tests see that it ended in standby, silent.
     struct ChipState: Encodable {
+        /// The actuator the chip drives.
+        var name: String
         /// MODE (0x01) and RTP_INPUT (0x02) as hex bytes.
         var mode: String
         var realtimeInput: String
@@ -16,7 +18,8 @@ struct PlaySummary: Encodable {
         /// The EN line is high.
         var enabled: Bool
 
-        init(_ chip: DRV2605Model) {
+        init(name: String, _ chip: DRV2605Model) {
+            self.name = name
             let mode = chip.register(DRV2605Register.mode.rawValue)
             self.mode = hexByte(mode)
             realtimeInput = hexByte(chip.register(DRV2605Register.realtimeInput.rawValue))
@@ -26,7 +29,8 @@ struct PlaySummary: Encodable {
     }
 
     var board: String
-    var actuator: String
+    /// The actuators played on (every one of the board's unless `--actuator` named one).
+    var actuators: [String]
     var content: [String]
     /// Events in one pass over the content.
     var events: Int
@@ -49,15 +53,15 @@ struct PlaySummary: Encodable {
     var calibration: String
     /// `SIGINT` or `SIGTERM` when playback was stopped by one.
     var stoppedBy: String?
-    /// On the sim board: the chip after playback.
-    var chip: ChipState?
+    /// On the sim board: each simulated chip after playback.
+    var chips: [ChipState]
 
     /// The summary of a finished (or stopped) playback: counters and lateness from the engine's
     /// scheduler (live-view snapshots left out), its power transitions, and on the sim board the chip.
-    init(board: String, target: BoardActuator, content: PlayContent, playback: EnginePlayback, passes: Int, elapsed: Duration, stoppedBy signal: Int32?) {
+    init(board: String, targets: [BoardActuator], content: PlayContent, playback: EnginePlayback, passes: Int, elapsed: Duration, stoppedBy signal: Int32?) {
         let metrics = playback.scheduler.metrics
         self.board = board
-        actuator = target.name
+        actuators = targets.map(\.name)
         self.content = content.items.map(\.name)
         events = content.eventCount
         self.passes = passes
@@ -68,9 +72,10 @@ struct PlaySummary: Encodable {
         p99LatenessMicroseconds = Self.microseconds(metrics.lateness.percentile(99))
         elapsedSeconds = elapsed.secondsValue
         transitions = TransitionTally.tallies(playback.engine.powerTransitions.map(\.report))
-        calibration = target.actuator.calibration == nil ? "none" : "stored"
+        let stored = targets.filter { $0.actuator.calibration != nil }.count
+        calibration = stored == 0 ? "none" : stored == targets.count ? "stored" : "stored for \(stored) of \(targets.count)"
         stoppedBy = signal.map(StopRequest.name(of:))
-        chip = target.simulation.map { ChipState($0.chip) }
+        chips = targets.compactMap { target in target.simulation.map { ChipState(name: target.name, $0.chip) } }
     }
 
     /// Rounded to a tenth of a microsecond.
@@ -80,12 +85,12 @@ struct PlaySummary: Encodable {
 
     var text: String {
         var lines = [
-            "played \(content.joined(separator: ", ")) on \(board)/\(actuator): \(events) event(s) × \(passes) pass(es), \(commands) commands in \(ContentSummary.number(elapsedSeconds)) s",
+            "played \(content.joined(separator: ", ")) on \(board)/\(actuators.joined(separator: "+")): \(events) event(s) × \(passes) pass(es), \(commands) commands in \(ContentSummary.number(elapsedSeconds)) s",
             "late \(late), dropped \(dropped); lateness p99 \(ContentSummary.number(p99LatenessMicroseconds)) µs, worst \(ContentSummary.number(maximumLatenessMicroseconds)) µs; calibration \(calibration)",
         ]
         lines += transitions.map { "  \($0.text)" }
         if let stoppedBy { lines.append("stopped by \(stoppedBy); actuator stopped and in standby") }
-        if let chip { lines.append("chip: MODE \(chip.mode), RTP_INPUT \(chip.realtimeInput)\(chip.standby ? ", standby" : "")") }
+        for chip in chips { lines.append("chip \(chip.name): MODE \(chip.mode), RTP_INPUT \(chip.realtimeInput)\(chip.standby ? ", standby" : "")") }
         return lines.joined(separator: "\n")
     }
 }

@@ -20,7 +20,7 @@ struct SimulatedPlayback {
     /// Plays `pattern` through the engine on `target`'s simulated chip (virtual time, as fast as
     /// possible) and simulates the LRA; `duration` is how long the compiled program runs.
     init(_ pattern: HapticPattern, duration: Double, on target: BoardActuator, simulation: SimulatedBoard) throws {
-        let playback = EnginePlayback(target: target, clock: simulation.clock, pace: .stepped, idleTimeouts: .default)
+        let playback = EnginePlayback(targets: [target], clock: simulation.clock, pace: .stepped, idleTimeouts: .default)
         zero = simulation.clock.now + Self.startDelay
         try playback.play([pattern], loop: false, rate: 1, startingAt: zero, frameInterval: .milliseconds(10), stopRequested: { false })
         try playback.finish()

@@ -58,6 +58,12 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // The README's library example, built with everything else so it cannot rot.
+        .executableTarget(
+            name: "hapticboard-example",
+            dependencies: ["ActuatorHAL", "HapticRuntime", "HardwareMocks"],
+            path: "Examples/swift"
+        ),
         .testTarget(name: "ActuatorHALTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "HardwareMocksTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "HapticRuntimeTests", dependencies: ["HapticRuntime", "ActuatorHAL", "HardwareMocks"]),

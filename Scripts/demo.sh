@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on the built-in simulated board: installs what is missing, builds hapticboard and
-# runs it against the simulated DRV2605L (no hardware needed).
+# plays example patterns on the simulated DRV2605L with the live view (no hardware needed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +14,8 @@ run() {
     echo
 }
 
-run probe --board sim
-run registers --board sim
-run boards check Boards/*.yml
+run probe
+run play Examples/notation/success-confirmation.hnl
+run play Examples/ahap/parameter-curves.ahap
+run play Examples/notes/confirmation.notes
+run inspect Examples/ahap/dynamic-parameters.ahap

@@ -55,6 +55,11 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // The kernel lane's chip: runs the DRV2605 model against Linux's i2c-stub register file.
+        .executableTarget(
+            name: "hapticboard-chip",
+            dependencies: ["ActuatorHAL", "HardwareMocks"]
+        ),
         .testTarget(name: "ActuatorHALTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "HardwareMocksTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "HapticRuntimeTests", dependencies: ["HapticRuntime", "ActuatorHAL", "HardwareMocks"]),

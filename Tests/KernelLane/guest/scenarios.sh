@@ -1,0 +1,205 @@
+# Kernel lane scenarios, sourced by the guest's /init. Each scenario prints one `PASS: …` or
+# `FAIL: …` line saying what it compared; Tests/KernelLane/run.sh counts them.
+#
+# The guest: i2c-stub answers at 0x5A on /dev/i2c-0 and hapticboard-chip gives it the DRV2605L's
+# behaviour; gpio-sim provides the chip `lane-sim` whose line 0 is named HAPTIC_EN, the EN pin of
+# /lane/kernel-lane.yml. gpio-sim's sim_gpio0/value shows the level the line's holder drives; the
+# kernel's gpio_value and smbus tracepoints record, in one ordered log, every EN level and SMBus
+# transfer of the process under test.
+
+BOARD=/lane/kernel-lane.yml
+TRACING=/sys/kernel/tracing
+STUB_CHIP_ADDRESS=/sys/module/i2c_stub/parameters/chip_addr
+BUILDS="libgpiod1 libgpiod2"
+
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
+first_line() { head -n 1 "$1" | cut -c 1-200; }
+
+# The hapticboard binary of a build: the system's libgpiod 1.6 or the backported 2.x.
+hapticboard_of() {
+    case $1 in
+        libgpiod1) echo hapticboard ;;
+        libgpiod2) echo hapticboard-gpiod2 ;;
+    esac
+}
+
+lane_setup() {
+    for module in configfs irq-sim-ext gpio-sim i2c-dev soundcore snd snd-timer snd-pcm snd-aloop; do
+        insmod /lib/modules/$module.ko || { fail "setup: insmod $module.ko"; return 1; }
+    done
+    insmod /lib/modules/i2c-stub.ko chip_addr=0x5a || { fail "setup: insmod i2c-stub.ko chip_addr=0x5a"; return 1; }
+    mount -t configfs none /sys/kernel/config
+    mount -t tracefs none $TRACING
+
+    local config=/sys/kernel/config/gpio-sim/lane
+    mkdir $config $config/bank0 $config/bank0/line0 $config/bank0/line1
+    echo 8 > $config/bank0/num_lines
+    echo lane-sim > $config/bank0/label
+    echo HAPTIC_EN > $config/bank0/line0/name
+    echo SPARE > $config/bank0/line1/name
+    echo 1 > $config/live || { fail "setup: gpio-sim bank did not go live"; return 1; }
+    GPIO_CHIP=$(cat $config/bank0/chip_name)
+    EN_VALUE=/sys/devices/platform/$(cat $config/dev_name)/$GPIO_CHIP/sim_gpio0/value
+    EN_GPIO=
+    for class in /sys/class/gpio/gpiochip*; do
+        [ "$(cat $class/label)" = lane-sim ] && EN_GPIO=$(cat $class/base)
+    done
+    [ -n "$EN_GPIO" ] || { fail "setup: no global GPIO number for lane-sim line 0"; return 1; }
+    echo "lane: gpio-sim $GPIO_CHIP, HAPTIC_EN = line 0 = GPIO $EN_GPIO, sim side $EN_VALUE"
+
+    # Only processes started by `traced` (and their threads) are recorded: pid 1 makes no such calls.
+    echo 1 > $TRACING/set_event_pid
+    echo 1 > $TRACING/options/event-fork
+    echo 1 > $TRACING/events/gpio/gpio_value/enable
+    echo 1 > $TRACING/events/smbus/enable
+    echo 1 > $TRACING/events/i2c/enable
+
+    hapticboard-chip --bus /dev/i2c-0 --address 0x5a --enable-value $EN_VALUE --verbose 2> /tmp/chip.log &
+    CHIP_PID=$!
+    local tries=0
+    until grep -q ': ready' /tmp/chip.log; do
+        tries=$((tries + 1))
+        [ $tries -le 200 ] && kill -0 $CHIP_PID 2> /dev/null || { fail "setup: hapticboard-chip did not start: $(cat /tmp/chip.log)"; return 1; }
+        sleep 0.1
+    done
+    cat /tmp/chip.log
+}
+
+# traced OUT ERR COMMAND…: runs COMMAND with its EN and SMBus events recorded in /tmp/trace.
+traced() {
+    local out=$1 err=$2 status
+    shift 2
+    echo > $TRACING/trace
+    sh -c "echo \$\$ > $TRACING/set_event_pid; exec \"\$@\"" traced "$@" > "$out" 2> "$err"
+    status=$?
+    echo 1 > $TRACING/set_event_pid
+    cat $TRACING/trace > /tmp/trace
+    return $status
+}
+
+scenario_probe() {
+    local build=$1 binary status device_id
+    binary=$(hapticboard_of $build)
+    if ! $binary probe --board $BOARD --json > /tmp/probe.json 2> /tmp/probe.err; then
+        fail "probe ($build): hapticboard probe --board kernel-lane.yml exited non-zero: $(first_line /tmp/probe.err)"
+        return
+    fi
+    status=$(i2cget -y 0 0x5a 0x00)
+    device_id=$(( (status >> 5) & 7 ))
+    if grep -q '"variant" : "DRV2605L"' /tmp/probe.json && grep -q '"address" : "0x5A"' /tmp/probe.json \
+        && grep -q '"bus" : "/dev/i2c-0"' /tmp/probe.json && grep -q "\"deviceID\" : $device_id" /tmp/probe.json \
+        && [ $device_id = 7 ]; then
+        pass "probe ($build): hapticboard probe found DRV2605L at 0x5A on /dev/i2c-0 with DEVICE_ID $device_id; i2cget STATUS = $status"
+    else
+        fail "probe ($build): expected DRV2605L at 0x5A on /dev/i2c-0 with DEVICE_ID 7 (i2cget STATUS = $status); got: $(tr -d '\n ' < /tmp/probe.json | cut -c 1-300)"
+    fi
+}
+
+scenario_registers() {
+    local build=$1 binary compared=0 mismatches="" address value actual
+    binary=$(hapticboard_of $build)
+    if ! $binary registers --board $BOARD --json > /tmp/registers.json 2> /tmp/registers.err; then
+        fail "registers ($build): hapticboard registers exited non-zero: $(first_line /tmp/registers.err)"
+        return
+    fi
+    # Register entries carry "address" then "value" as hex strings; field values are plain numbers.
+    awk '/"address" : "0x/ { gsub(/[",]/, "", $3); address = $3 }
+         /"value" : "0x/ { gsub(/[",]/, "", $3); print address, $3 }' /tmp/registers.json > /tmp/registers.pairs
+    while read address value; do
+        actual=$(i2cget -y 0 0x5a $address)
+        compared=$((compared + 1))
+        [ $((actual)) -eq $((value)) ] || mismatches="$mismatches $address:json=$value,i2cget=$actual"
+    done < /tmp/registers.pairs
+    if [ $compared -eq 35 ] && [ -z "$mismatches" ]; then
+        pass "registers ($build): all 35 registers of hapticboard registers --json equal i2cget reads (STATUS $(i2cget -y 0 0x5a 0x00), MODE $(i2cget -y 0 0x5a 0x01))"
+    else
+        fail "registers ($build): compared $compared of 35 registers with i2cget; differing:${mismatches:- none}"
+    fi
+}
+
+# The EN line from gpio-sim's side at rest, and from the kernel's trace while the command runs:
+# every SMBus transfer of the command must come after EN was driven high.
+scenario_enable_line() {
+    local build=$1 binary before after summary
+    binary=$(hapticboard_of $build)
+    before=$(cat $EN_VALUE)
+    if ! traced /tmp/enable.out /tmp/enable.err $binary probe --board $BOARD; then
+        fail "EN ($build): hapticboard probe exited non-zero: $(first_line /tmp/enable.err)"
+        return
+    fi
+    after=$(cat $EN_VALUE)
+    summary=$(awk -v gpio=$EN_GPIO '
+        / gpio_value: / { split($0, parts, "gpio_value: "); split(parts[2], f, " ")
+                          if (f[1] == gpio && f[2] == "set") { level = f[3]; levels = levels level } }
+        / smbus_(read|write): .* a=05a / { accesses++; if (level != 1) low++ }
+        END { printf "%s %d %d", (levels == "" ? "none" : levels), accesses, low }' /tmp/trace)
+    set -- $summary
+    if [ "$before" = 0 ] && [ "$1" = 01 ] && [ "$2" -gt 0 ] && [ "$3" = 0 ] && [ "$after" = 0 ]; then
+        pass "EN ($build): HAPTIC_EN low at rest (gpio-sim value $before); traced EN set 0 then 1 before all $2 SMBus transfers to 0x5A, none while low; low after exit (value $after)"
+    else
+        fail "EN ($build): expected gpio-sim value 0 before and after, EN levels set '01' with every SMBus transfer after the 1; got before=$before after=$after levels=$1 transfers=$2 while-low=$3"
+    fi
+}
+
+scenario_line_busy() {
+    local build=$1 binary holder status tries=0
+    binary=$(hapticboard_of $build)
+    gpioset -m signal $GPIO_CHIP 0=0 &
+    holder=$!
+    until gpioinfo $GPIO_CHIP | grep 'line   0:' | grep -q used; do
+        tries=$((tries + 1))
+        [ $tries -le 100 ] || { fail "line busy ($build): gpioset never held HAPTIC_EN"; kill $holder; wait $holder; return; }
+        sleep 0.05
+    done
+    $binary probe --board $BOARD > /tmp/busy.out 2> /tmp/busy.err
+    status=$?
+    kill $holder
+    wait $holder 2> /dev/null
+    if [ $status -ne 0 ] && [ $status -lt 128 ] && grep -q 'HAPTIC_EN' /tmp/busy.err && grep -qi 'busy' /tmp/busy.err; then
+        pass "line busy ($build): with HAPTIC_EN held by gpioset, probe exits $status: $(first_line /tmp/busy.err)"
+    else
+        fail "line busy ($build): expected a non-zero exit naming HAPTIC_EN as busy; got exit $status: $(first_line /tmp/busy.err)"
+    fi
+}
+
+# The chip leaves the bus at the command's third SMBus transfer (mid register dump): i2c-stub then
+# answers nothing at 0x5A. Expect a typed bus error on stderr, an ordinary non-zero exit (no
+# signal, no crash) within the time limit; then the chip comes back for the following scenarios.
+scenario_chip_leaves_bus() {
+    local build=$1 binary status
+    binary=$(hapticboard_of $build)
+    timeout 60 unplug-at 3 $STUB_CHIP_ADDRESS 0 $binary registers --board $BOARD > /tmp/unplug.out 2> /tmp/unplug.err
+    status=$?
+    echo 0x5a > $STUB_CHIP_ADDRESS
+    if ! grep -q 'unplug-at: wrote' /tmp/unplug.err; then
+        fail "chip leaves the bus ($build): the chip was never removed (exit $status): $(tail -n 1 /tmp/unplug.err)"
+    elif [ $status -eq 124 ] || [ $status -eq 143 ]; then
+        fail "chip leaves the bus ($build): hapticboard hung (killed after 60 s)"
+    elif [ $status -ge 128 ]; then
+        fail "chip leaves the bus ($build): hapticboard died of signal $((status - 128)): $(grep -v unplug-at /tmp/unplug.err | head -n 1)"
+    elif [ $status -ne 0 ] && grep -v unplug-at /tmp/unplug.err | grep -q '/dev/i2c-0.*0x5A\|0x5A.*/dev/i2c-0'; then
+        pass "chip leaves the bus ($build): removed at SMBus transfer 3, registers exits $status with: $(grep -v unplug-at /tmp/unplug.err | head -n 1 | cut -c 1-200)"
+    else
+        fail "chip leaves the bus ($build): expected a non-zero exit with a bus error naming /dev/i2c-0 and 0x5A; got exit $status: $(grep -v unplug-at /tmp/unplug.err | head -n 1)"
+    fi
+    # The companion writes the power-on register file again once the chip answers.
+    local tries=0
+    until [ "$(i2cget -y 0 0x5a 0x00 2> /dev/null)" = 0xe0 ] && [ "$(i2cget -y 0 0x5a 0x01 2> /dev/null)" = 0x40 ]; do
+        tries=$((tries + 1)); [ $tries -le 100 ] || break; sleep 0.05
+    done
+}
+
+lane_main() {
+    lane_setup || return
+    for build in $BUILDS; do
+        scenario_probe $build
+        scenario_registers $build
+        scenario_enable_line $build
+        scenario_line_busy $build
+        scenario_chip_leaves_bus $build
+    done
+    kill $CHIP_PID
+    echo "lane: hapticboard-chip log (last lines):"
+    tail -n 5 /tmp/chip.log
+}

@@ -94,6 +94,12 @@ say "swift build -c release --static-swift-stdlib --product hapticboard (libgpio
 swift build -c release --static-swift-stdlib --scratch-path "$cache/swift-gpiod2" --product hapticboard \
     -Xcc "-I$GPIOD2_INCLUDE" -Xlinker "-L$GPIOD2_LIBDIR" >&2
 binaries_gpiod2="$cache/swift-gpiod2/release"
+# Each build must link the libgpiod it is named after, or the GPIO scenarios would test one twice.
+needed_libgpiod() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(libgpiod[^]]*\)\].*/\1/p'; }
+[ "$(needed_libgpiod "$binaries/hapticboard")" = libgpiod.so.2 ] \
+    || fail "$binaries/hapticboard links '$(needed_libgpiod "$binaries/hapticboard")', expected libgpiod.so.2 (1.6)"
+[ "$(needed_libgpiod "$binaries_gpiod2/hapticboard")" = libgpiod.so.3 ] \
+    || fail "$binaries_gpiod2/hapticboard links '$(needed_libgpiod "$binaries_gpiod2/hapticboard")', expected libgpiod.so.3 (2.x)"
 gcc -O2 -Wall -Wextra -static -o "$kernel_cache/unplug-at" "$lane/guest/unplug-at.c"
 
 # 4. The initramfs: a cached base (busybox, tools, modules, ALSA configuration) plus this run's

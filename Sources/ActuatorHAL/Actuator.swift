@@ -168,8 +168,26 @@ public protocol Actuator: AnyObject {
     func play(effects: [SequencerStep]) throws
     /// Sets real-time amplitude, -1…1 (negative brakes where supported; otherwise clamped at 0).
     func setAmplitude(_ amplitude: Double) throws
+    /// Chooses the drive frequency in hertz (open-loop LRA, PCM carrier). Actuators locked to
+    /// resonance keep the default, which throws `ActuatorError.unsupported`.
+    func setDriveFrequency(_ hertz: Double) throws
+    /// Writes interleaved PCM samples for an audio-driven actuator. Actuators without PCM keep
+    /// the default, which throws `ActuatorError.unsupported`.
+    func writePCM(_ samples: [Int16]) throws
     /// Stops any output at once (sequence, real-time or PCM) without leaving the current power state.
     func stop() throws
     /// Reads the hardware's view: power, playing, faults.
     func status() throws -> ActuatorStatus
+}
+
+extension Actuator {
+    /// Default for actuators whose drive frequency is fixed: refuse rather than ignore.
+    public func setDriveFrequency(_ hertz: Double) throws {
+        throw ActuatorError.unsupported(actuator: name, operation: "setting the drive frequency (\(hertz) Hz)")
+    }
+
+    /// Default for actuators without an audio path: refuse rather than drop the samples.
+    public func writePCM(_ samples: [Int16]) throws {
+        throw ActuatorError.unsupported(actuator: name, operation: "PCM output (\(samples.count) samples)")
+    }
 }

@@ -1,38 +1,17 @@
 import Foundation
 import XCTest
+@testable import hapticboard
 
-/// Runs the built `hapticboard` binary, which SwiftPM places next to the test bundle.
+/// Global behaviour of the built command: JSON, exit statuses, errors, the default board.
 final class CommandLineTests: XCTestCase {
-    private struct Run {
-        var status: Int32
-        var output: String
-        var errorOutput: String
-    }
-
-    private func hapticboard(_ arguments: [String]) throws -> Run {
-        let testBundle = URL(fileURLWithPath: CommandLine.arguments[0])
-        let binary = testBundle.deletingLastPathComponent().appendingPathComponent("hapticboard")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw XCTSkip("hapticboard is not built next to the tests at \(binary.path)")
-        }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let output = Pipe()
-        let errorOutput = Pipe()
-        process.standardOutput = output
-        process.standardError = errorOutput
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errorOutput.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self), errorOutput: String(decoding: errorData, as: UTF8.self))
+    private func hapticboard(_ arguments: [String], environment: [String: String] = [:]) throws -> BuiltCommand.Run {
+        try BuiltCommand().run(arguments, environment: environment)
     }
 
     func testProbeJSONOnTheDefaultBoardReportsDeviceID7() throws {
         let run = try hapticboard(["probe", "--json"])
         XCTAssertEqual(run.status, 0, run.errorOutput)
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let document = try run.json()
         XCTAssertEqual(document["board"] as? String, "sim")
         let chip = try XCTUnwrap((document["chips"] as? [[String: Any]])?.first)
         XCTAssertEqual(chip["deviceID"] as? Int, 7)
@@ -41,8 +20,7 @@ final class CommandLineTests: XCTestCase {
     func testRegistersJSONOnTheSimBoard() throws {
         let run = try hapticboard(["registers", "--board", "sim", "--json"])
         XCTAssertEqual(run.status, 0, run.errorOutput)
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
-        let chip = try XCTUnwrap((document["chips"] as? [[String: Any]])?.first)
+        let chip = try XCTUnwrap((try run.json()["chips"] as? [[String: Any]])?.first)
         let status = try XCTUnwrap((chip["registers"] as? [[String: Any]])?.first)
         XCTAssertEqual(status["value"] as? String, "0xE0")
     }
@@ -51,6 +29,44 @@ final class CommandLineTests: XCTestCase {
         let run = try hapticboard(["registers", "--board", "no-such-board"])
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.output.isEmpty)
-        XCTAssertTrue(run.errorOutput.contains("no board 'no-such-board'"), run.errorOutput)
+        XCTAssertTrue(run.errorOutput.hasPrefix("hapticboard: error: no board 'no-such-board'"), run.errorOutput)
+    }
+
+    func testTheBoardComesFromTheEnvironmentWhenNotGiven() throws {
+        let run = try hapticboard(["probe"], environment: ["HAPTICBOARD_BOARD": "from-the-environment"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.errorOutput.contains("no board 'from-the-environment'"), run.errorOutput)
+        let overridden = try hapticboard(["probe", "--board", "sim"], environment: ["HAPTICBOARD_BOARD": "from-the-environment"])
+        XCTAssertEqual(overridden.status, 0, overridden.errorOutput)
+    }
+
+    func testDefaultBoardOrder() {
+        let none: (String) -> Bool = { _ in false }
+        let system: (String) -> Bool = { $0 == GlobalOptions.systemBoardFile }
+        XCTAssertEqual(GlobalOptions.defaultBoard(option: "a.yml", environment: ["HAPTICBOARD_BOARD": "b"], fileExists: system), "a.yml")
+        XCTAssertEqual(GlobalOptions.defaultBoard(option: nil, environment: ["HAPTICBOARD_BOARD": "b"], fileExists: system), "b")
+        XCTAssertEqual(GlobalOptions.defaultBoard(option: nil, environment: [:], fileExists: system), GlobalOptions.systemBoardFile)
+        XCTAssertEqual(GlobalOptions.defaultBoard(option: nil, environment: [:], fileExists: none), "sim")
+    }
+
+    func testUsageErrorsExitWith2() throws {
+        let run = try hapticboard(["play", "--no-such-option"])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.errorOutput.contains("--no-such-option"), run.errorOutput)
+    }
+
+    func testHelpDocumentsExitStatusesAndCompletions() throws {
+        let run = try hapticboard(["--help"])
+        XCTAssertEqual(run.status, 0)
+        for text in ["130", "143", "usage error", "--generate-completion-script", "play", "inspect", "render", "calibrate", "status", "boards"] {
+            XCTAssertTrue(run.output.contains(text), "help lacks \(text)")
+        }
+    }
+
+    func testVerboseLogsToStandardErrorOnly() throws {
+        let run = try hapticboard(["play", "-v", "--fast", "--quiet", "--json", "--effect", "1"])
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertTrue(run.errorOutput.contains("playing"), run.errorOutput)
+        XCTAssertNoThrow(try run.json())
     }
 }

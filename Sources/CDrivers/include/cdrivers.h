@@ -1,8 +1,9 @@
 #ifndef HAPTICBOARD_CDRIVERS_H
 #define HAPTICBOARD_CDRIVERS_H
 /*
- * Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x) and ALSA, so the Swift side never sees
- * a macro-heavy or version-specific C API.
+ * Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x), ALSA and the real-time thread calls
+ * (prctl, sched, timerfd), so the Swift side never sees a macro-heavy, variadic or version-specific
+ * C API.
  *
  * Every function that can fail returns 0 on success or a positive errno. None of them prints,
  * aborts or keeps global state; handles are owned by the caller and released exactly once.
@@ -112,6 +113,29 @@ int hb_pcm_drain(hb_pcm *pcm);
 /* Discards what is queued, then leaves the stream ready for more writes. */
 int hb_pcm_drop(hb_pcm *pcm);
 void hb_pcm_close(hb_pcm *pcm);
+
+/* ---------------------------------------------------------------- Real-time thread set-up */
+
+/* SCHED_FIFO at `priority` for the calling thread (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= priority). */
+int hb_rt_set_current_thread_fifo(int priority);
+/* PR_SET_TIMERSLACK for the calling thread, in nanoseconds. */
+int hb_rt_set_current_thread_timer_slack(unsigned long nanoseconds);
+/* mlockall(MCL_CURRENT | MCL_FUTURE) for the whole process (needs RLIMIT_MEMLOCK or CAP_IPC_LOCK). */
+int hb_rt_lock_all_memory(void);
+/* The soft RLIMIT_RTPRIO; UINT64_MAX when unlimited. */
+int hb_rt_priority_limit(uint64_t *soft_limit);
+
+/* ---------------------------------------------------------------- Interruptible absolute sleep */
+
+/* A CLOCK_MONOTONIC timerfd (armed with TFD_TIMER_ABSTIME per wait) plus an eventfd to cut a wait short. */
+int hb_deadline_sleeper_open(int *timer_fd, int *wake_fd);
+/*
+ * Blocks until CLOCK_MONOTONIC reaches `deadline_ns` or until hb_deadline_sleeper_wake; *interrupted
+ * is 1 when a wake ended it. A wake sent while nobody waits ends the next wait at once.
+ */
+int hb_deadline_sleeper_wait(int timer_fd, int wake_fd, int64_t deadline_ns, int *interrupted);
+int hb_deadline_sleeper_wake(int wake_fd);
+void hb_deadline_sleeper_close(int timer_fd, int wake_fd);
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,7 @@ extension BoardFile {
             loopGain: loopGain
         )
         // Check the ratings now, against the chip the board names, so a bad value points at its key.
-        let variant = DRV2605Variant.allCases.first { "ti,\($0.rawValue.lowercased())" == actuator.compatible } ?? .drv2605L
+        let variant = DRV2605Variant(compatible: actuator.compatible)
         do {
             _ = try DRV2605RegisterValues(configuration: configuration, variant: variant)
         } catch {
@@ -80,5 +80,12 @@ extension BoardFile {
             throw problem(at: keyPath, "expected 0–\(maximum), not \(value)")
         }
         return byte
+    }
+}
+
+extension DRV2605Variant {
+    /// The variant a devicetree `compatible` string names (`ti,drv2604l`); a DRV2605L otherwise.
+    init(compatible: String) {
+        self = Self.allCases.first { "ti,\($0.rawValue.lowercased())" == compatible.lowercased() } ?? .drv2605L
     }
 }

@@ -9,6 +9,14 @@ struct OpenedChip {
     var driver: DRV2605
     /// The configuration the board file gives the chip's actuator.
     var configuration: DRV2605Configuration
+    /// The chip the board file names (`ti,drv2605l`).
+    var variant: DRV2605Variant
+    /// The board file's `max-continuous-drive-ms`.
+    var maximumContinuousDrive: Duration?
+    /// The simulated board behind the chip, when the bus is `sim`: its clock, chip model and drive.
+    var simulation: SimulatedBoard?
+    /// Whether `simulation` stands in for real hardware the board file describes.
+    var isStandIn: Bool
 
     var busName: String { driver.bus.name }
     var address: I2CAddress { driver.address }
@@ -44,30 +52,30 @@ enum BoardChipsError: Error, CustomStringConvertible {
 struct BoardChips {
     var boardName: String
     var chips: [OpenedChip]
-    /// Simulated boards behind the chips, kept alive with them.
-    private var simulatedBoards: [SimulatedBoard]
 
-    /// Opens `board`: `sim`, a path to a board file, or the name of a file in `Boards/`.
-    static func open(board: String) throws(BoardChipsError) -> BoardChips {
+    /// Opens `board`: `sim`, a path to a board file, or the name of a file in `Boards/` or
+    /// `/etc/hapticboard/`. With `simulatingEveryBus` every bus is a simulated stand-in at the
+    /// board's speed, so commands that only need the board's actuators as configured (`inspect`,
+    /// `render`) never touch hardware.
+    static func open(board: String, simulatingEveryBus: Bool = false) throws(BoardChipsError) -> BoardChips {
         let file: BoardFile
         if board == BuiltInBoard.simName {
             do { file = try BuiltInBoard.sim() } catch { throw .boardFile(error) }
         } else {
-            let path = try resolve(board)
+            let path = try BoardCatalog.path(of: board)
             do { file = try BoardFile.load(path: path) } catch { throw .boardFile(error) }
         }
-        return try open(file)
+        return try open(file, simulatingEveryBus: simulatingEveryBus)
     }
 
     /// Opens the DRV260x chips (`compatible: ti,drv260…`) a board file lists, each with its
     /// configuration. A bus whose device is `sim` is a simulated board with one chip; any other
     /// bus is a Linux i2c-dev node, opened once however many chips and muxes sit on it.
-    static func open(_ file: BoardFile) throws(BoardChipsError) -> BoardChips {
+    static func open(_ file: BoardFile, simulatingEveryBus: Bool = false) throws(BoardChipsError) -> BoardChips {
         if let problem = BoardRules(file: file).problems().first { throw .boardFile(problem) }
         let description = file.description
         var hardware = LinuxBoardHardware()
         var chips: [OpenedChip] = []
-        var simulatedBoards: [SimulatedBoard] = []
         for (index, actuator) in description.actuators.enumerated() where actuator.compatible.hasPrefix("ti,drv260") {
             let configuration: DRV2605Configuration
             do { configuration = try file.drv2605Configuration(forActuatorAt: index) } catch { throw .boardFile(error) }
@@ -76,24 +84,25 @@ struct BoardChips {
                 throw .boardFile(file.problem(at: BoardKeyPath([.key("actuators"), .index(index)]), "the chip's bus is not defined"))
             }
             let driver: DRV2605
-            if bus.device == BuiltInBoard.simName {
+            var simulation: SimulatedBoard?
+            if bus.device == BuiltInBoard.simName || simulatingEveryBus {
                 let simulated = SimulatedBoard(speedHz: bus.clockFrequency)
-                simulatedBoards.append(simulated)
+                simulation = simulated
                 driver = DRV2605(bus: simulated.bus, address: SimulatedBoard.chipAddress, enableLine: simulated.enableLine, clock: simulated.clock)
             } else {
                 driver = try hardware.driver(for: actuator, at: index, on: bus, behind: mux, in: file)
             }
-            chips.append(OpenedChip(name: actuator.name, driver: driver, configuration: configuration))
+            chips.append(OpenedChip(
+                name: actuator.name,
+                driver: driver,
+                configuration: configuration,
+                variant: DRV2605Variant(compatible: actuator.compatible),
+                maximumContinuousDrive: actuator.maxContinuousDriveMs.map { .milliseconds($0) },
+                simulation: simulation,
+                isStandIn: simulation != nil && bus.device != BuiltInBoard.simName
+            ))
         }
-        return BoardChips(boardName: description.board, chips: chips, simulatedBoards: simulatedBoards)
+        return BoardChips(boardName: description.board, chips: chips)
     }
 
-    /// A path as given, else `Boards/<name>.yml` under the current directory.
-    private static func resolve(_ board: String) throws(BoardChipsError) -> String {
-        let candidates = [board, "Boards/\(board).yml"]
-        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            throw .boardNotFound(board, searched: candidates)
-        }
-        return found
-    }
 }

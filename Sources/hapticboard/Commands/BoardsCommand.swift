@@ -4,9 +4,39 @@ import ArgumentParser
 struct BoardsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "boards",
-        abstract: "Check board description files.",
-        subcommands: [Check.self]
+        abstract: "List the known boards and check board description files.",
+        subcommands: [List.self, Check.self]
     )
+
+    /// `hapticboard boards list`: the built-in board and every board file found.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the boards --board accepts by name: the built-in sim, Boards/*.yml and /etc/hapticboard/*.yml.",
+            discussion: "A file that does not load or check is listed with its first problem."
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        func run() throws {
+            options.bootstrapLogging()
+            let entries = BoardCatalog.entries()
+            if options.json {
+                try printJSON(BoardList(boards: entries))
+                return
+            }
+            let width = entries.map(\.name.count).max() ?? 0
+            for entry in entries {
+                let name = entry.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                let detail = entry.problem.map { "INVALID: \($0)" } ?? entry.description ?? ""
+                print("\(name)  \(detail)  [\(entry.source)]")
+            }
+        }
+    }
+
+    /// `boards list --json`.
+    struct BoardList: Encodable {
+        var boards: [BoardCatalog.Entry]
+    }
 
     /// `hapticboard boards check FILE...`: every problem in every file, each with its location.
     struct Check: ParsableCommand {

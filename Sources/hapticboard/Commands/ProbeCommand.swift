@@ -12,10 +12,11 @@ struct ProbeCommand: ParsableCommand {
         """
     )
 
-    @OptionGroup var options: BoardOptions
+    @OptionGroup var options: GlobalOptions
 
     func run() throws {
-        let board = try BoardChips.open(board: options.board)
+        options.bootstrapLogging()
+        let board = try BoardChips.open(board: options.resolvedBoard)
         var reports: [ProbeReport] = []
         for chip in board.chips { reports.append(try ProbeReport.probe(chip)) }
         try options.print(board: board.boardName, reports, text: \.text)

@@ -11,10 +11,11 @@ struct RegistersCommand: ParsableCommand {
         """
     )
 
-    @OptionGroup var options: BoardOptions
+    @OptionGroup var options: GlobalOptions
 
     func run() throws {
-        let board = try BoardChips.open(board: options.board)
+        options.bootstrapLogging()
+        let board = try BoardChips.open(board: options.resolvedBoard)
         var reports: [RegisterReport] = []
         for chip in board.chips { reports.append(try RegisterReport.read(chip)) }
         try options.print(board: board.boardName, reports, text: \.text)

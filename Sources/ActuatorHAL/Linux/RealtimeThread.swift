@@ -1,0 +1,73 @@
+import CDrivers
+import SystemPackage
+
+/// Real-time set-up of the calling thread on Linux: SCHED_FIFO, 1 ns timer slack and locked memory.
+///
+/// Each step is attempted on its own, so a process allowed some but not all of them still gets
+/// what it can; the result says which steps the kernel refused and how to allow them.
+public enum RealtimeThread {
+    /// The SCHED_FIFO priority used by default: high enough to preempt ordinary and most IRQ-thread
+    /// work, below 99 so the kernel's own watchdog and migration threads still run.
+    public static let defaultPriority: Int32 = 80
+
+    /// The timer slack asked for, in nanoseconds (the kernel's default is 50 µs).
+    public static let timerSlackNanoseconds: UInt = 1
+
+    /// Applies SCHED_FIFO at `priority`, 1 ns timer slack, then `mlockall(MCL_CURRENT | MCL_FUTURE)`.
+    /// Must run on the thread being configured (memory locking is process-wide).
+    public static func configureCurrentThread(priority: Int32 = defaultPriority) -> RealtimeSetup {
+        var setup = RealtimeSetup(priority: priority)
+        let fifo = hb_rt_set_current_thread_fifo(priority)
+        if fifo != 0 { setup.schedulingError = Errno(rawValue: fifo) }
+        let slack = hb_rt_set_current_thread_timer_slack(timerSlackNanoseconds)
+        if slack != 0 { setup.timerSlackError = Errno(rawValue: slack) }
+        let lock = hb_rt_lock_all_memory()
+        if lock != 0 { setup.memoryLockError = Errno(rawValue: lock) }
+        var limit: UInt64 = 0
+        if hb_rt_priority_limit(&limit) == 0 { setup.priorityLimit = limit }
+        return setup
+    }
+}
+
+/// What `RealtimeThread.configureCurrentThread` achieved.
+public struct RealtimeSetup: Sendable, Hashable {
+    /// The SCHED_FIFO priority asked for.
+    public var priority: Int32
+    /// Why SCHED_FIFO was refused (EPERM: neither CAP_SYS_NICE nor a high enough RLIMIT_RTPRIO).
+    public var schedulingError: Errno?
+    /// Why `PR_SET_TIMERSLACK` was refused.
+    public var timerSlackError: Errno?
+    /// Why `mlockall` was refused (ENOMEM/EPERM: RLIMIT_MEMLOCK too small).
+    public var memoryLockError: Errno?
+    /// The soft RLIMIT_RTPRIO when it could be read (`UInt64.max` is unlimited).
+    public var priorityLimit: UInt64?
+
+    /// A result with nothing refused yet.
+    public init(priority: Int32) {
+        self.priority = priority
+    }
+
+    /// True when every step succeeded.
+    public var isComplete: Bool { schedulingError == nil && timerSlackError == nil && memoryLockError == nil }
+
+    /// One line naming what was refused and how to allow it; nil when everything succeeded.
+    public var warning: String? {
+        var refused: [String] = []
+        var remedies: [String] = []
+        if let schedulingError {
+            let limit = priorityLimit.map { $0 == .max ? "unlimited" : String($0) } ?? "unknown"
+            refused.append("SCHED_FIFO \(priority) (\(schedulingError), RLIMIT_RTPRIO \(limit))")
+            remedies.append("raise RLIMIT_RTPRIO to \(priority) (`ulimit -r \(priority)`, /etc/security/limits.d, or systemd `LimitRTPRIO=\(priority)`) or grant CAP_SYS_NICE")
+        }
+        if let memoryLockError {
+            refused.append("mlockall (\(memoryLockError))")
+            remedies.append("raise RLIMIT_MEMLOCK (`ulimit -l unlimited` or systemd `LimitMEMLOCK=infinity`) or grant CAP_IPC_LOCK")
+        }
+        if let timerSlackError {
+            refused.append("PR_SET_TIMERSLACK (\(timerSlackError))")
+        }
+        guard !refused.isEmpty else { return nil }
+        let how = remedies.isEmpty ? "" : "; to allow it \(remedies.joined(separator: "; "))"
+        return "real-time timing not permitted: \(refused.joined(separator: ", ")) refused\(how)"
+    }
+}

@@ -1,0 +1,105 @@
+#define _GNU_SOURCE
+#include "cdrivers.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------- real-time thread set-up */
+
+int hb_rt_set_current_thread_fifo(int priority) {
+    struct sched_param param = {.sched_priority = priority};
+    /* pthread_setschedparam returns the error number instead of setting errno. */
+    return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param);
+}
+
+int hb_rt_set_current_thread_timer_slack(unsigned long nanoseconds) {
+    /* prctl is variadic, which Swift cannot call; this is the reason the shim exists. */
+    if (prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0) < 0) return errno;
+    return 0;
+}
+
+int hb_rt_lock_all_memory(void) {
+    if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0) return errno;
+    return 0;
+}
+
+int hb_rt_priority_limit(uint64_t *soft_limit) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_RTPRIO, &limit) < 0) return errno;
+    *soft_limit = limit.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)limit.rlim_cur;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- interruptible absolute sleep */
+
+int hb_deadline_sleeper_open(int *timer_fd, int *wake_fd) {
+    int timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+    if (timer < 0) return errno;
+    int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (wake < 0) {
+        int error = errno;
+        close(timer);
+        return error;
+    }
+    *timer_fd = timer;
+    *wake_fd = wake;
+    return 0;
+}
+
+int hb_deadline_sleeper_wait(int timer_fd, int wake_fd, int64_t deadline_ns, int *interrupted) {
+    *interrupted = 0;
+    if (deadline_ns <= 0) return 0;
+    struct itimerspec spec = {
+        .it_interval = {0, 0},
+        .it_value = {.tv_sec = (time_t)(deadline_ns / 1000000000), .tv_nsec = (long)(deadline_ns % 1000000000)},
+    };
+    if (timerfd_settime(timer_fd, TFD_TIMER_ABSTIME, &spec, NULL) < 0) return errno;
+    struct pollfd fds[2] = {{.fd = timer_fd, .events = POLLIN}, {.fd = wake_fd, .events = POLLIN}};
+    for (;;) {
+        /* An infinite poll timeout: the timerfd carries the absolute deadline, so nothing drifts. */
+        int ready = poll(fds, 2, -1);
+        if (ready < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        break;
+    }
+    uint64_t count;
+    /* Both descriptors are non-blocking; draining them re-arms the next wait. EAGAIN means "not ready". */
+    if (fds[1].revents & POLLIN) {
+        if (read(wake_fd, &count, sizeof count) == (ssize_t)sizeof count) *interrupted = 1;
+    }
+    if (fds[0].revents & POLLIN) {
+        (void)read(timer_fd, &count, sizeof count);
+    } else {
+        /* Disarm, so an expiry after an early wake cannot end the next sleep too soon. */
+        struct itimerspec disarm = {{0, 0}, {0, 0}};
+        (void)timerfd_settime(timer_fd, TFD_TIMER_ABSTIME, &disarm, NULL);
+    }
+    return 0;
+}
+
+int hb_deadline_sleeper_wake(int wake_fd) {
+    uint64_t one = 1;
+    for (;;) {
+        if (write(wake_fd, &one, sizeof one) == (ssize_t)sizeof one) return 0;
+        /* EAGAIN: the counter is saturated, so a wake is already pending. */
+        if (errno == EAGAIN) return 0;
+        if (errno != EINTR) return errno;
+    }
+}
+
+void hb_deadline_sleeper_close(int timer_fd, int wake_fd) {
+    close(timer_fd);
+    close(wake_fd);
+}

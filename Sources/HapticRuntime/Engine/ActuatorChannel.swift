@@ -1,0 +1,67 @@
+import ActuatorHAL
+
+/// The engine's per-actuator state: the driver, its compiler, the players' mix, idle timers and
+/// the continuous-drive guard. Only touched under the engine's lock.
+final class ActuatorChannel {
+    let name: String
+    let actuator: any Actuator
+    let idleTimeouts: IdleTimeouts
+    let compiler: PatternCompiler
+    var mixer: AmplitudeMixer
+    /// Players with commands pending or output on this actuator.
+    var activePlayers: Set<Int> = []
+    /// Pending automatic standby and sleep.
+    var idleTokens: [ScheduledToken] = []
+    var driveGuard: ContinuousDriveGuard
+
+    init(_ engineActuator: EngineActuator, options: CompilerOptions) {
+        name = engineActuator.name
+        actuator = engineActuator.actuator
+        idleTimeouts = engineActuator.idleTimeouts
+        var options = options
+        // Mode switches cost what the driver budgets for leaving standby into a mode.
+        options.modeSwitchCost = actuator.budget(for: .prepare)
+        var capabilities = actuator.capabilities
+        capabilities.maximumContinuousDrive = engineActuator.maximumContinuousDrive
+        compiler = PatternCompiler(capabilities: capabilities, options: options)
+        mixer = AmplitudeMixer(signed: capabilities.supportsSignedAmplitude)
+        driveGuard = ContinuousDriveGuard(limit: engineActuator.maximumContinuousDrive)
+    }
+
+    /// The scheduler learns bus costs per key: one key per actuator and kind of command.
+    func costKey(_ kind: String) -> String { "\(name)/\(kind)" }
+
+    /// Key and expected bus time of a command (before the scheduler has measured any).
+    func cost(of command: ActuatorCommand) -> (key: String, expected: Duration) {
+        let write = actuator.capabilities.amplitudeUpdateCost
+        switch command {
+        case .prepare: return (costKey("prepare"), actuator.budget(for: .prepare))
+        // One write per sequencer slot, the terminating slot and GO.
+        case .trigger(let steps): return (costKey("trigger"), write * (steps.count + 2))
+        case .amplitude: return (costKey("amplitude"), write)
+        case .frequency: return (costKey("frequency"), write)
+        case .pcm: return (costKey("pcm"), .zero)
+        case .stop: return (costKey("stop"), actuator.budget(for: .standby))
+        }
+    }
+
+    /// How the scheduler treats a command: clicks are transients (dropped when stale), amplitude
+    /// and frequency are streams per player (resynced when late), everything else must happen.
+    func commandClass(of command: ActuatorCommand, player: Int) -> CommandClass {
+        switch command {
+        case .trigger: .transient
+        case .amplitude: .stream(StreamID("\(name)/\(player)/amplitude"))
+        case .frequency: .stream(StreamID("\(name)/\(player)/frequency"))
+        case .prepare, .pcm, .stop: .control
+        }
+    }
+
+    /// Time from now until content can start on this actuator: waking if off, preparing unless
+    /// ready, and the bus time of a full sequencer trigger so the first command is not itself late.
+    var startLead: Duration {
+        var lead = cost(of: .trigger(Array(repeating: .effect(1), count: 8))).expected
+        if actuator.powerState == .off { lead += actuator.budget(for: .wake) }
+        if actuator.powerState != .ready { lead += actuator.budget(for: .prepare) }
+        return lead
+    }
+}

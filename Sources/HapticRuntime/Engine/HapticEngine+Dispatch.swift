@@ -1,0 +1,153 @@
+import ActuatorHAL
+
+/// What happens when a player's command comes due: the mix, mode switches, triggers and the end.
+extension HapticEngine {
+    /// Schedules `command` for `player` on `channel` to take effect at `deadline`.
+    func schedule(_ command: ActuatorCommand, on channel: ActuatorChannel, at deadline: MonotonicInstant, for player: HapticPatternPlayer, entry: Int) -> ScheduledToken {
+        let (key, expected) = channel.cost(of: command)
+        let name = channel.name
+        return scheduler.schedule(at: deadline, class: channel.commandClass(of: command, player: player.id), costKey: key, expectedCost: expected) { [weak self, weak player] in
+            guard let self, let player else { return }
+            try self.locked {
+                guard player.fired(entry) else { return }
+                try self.perform(command, on: name, for: player)
+            }
+        }
+    }
+
+    /// Schedules an engine action (wake, idle timers, drive checks, player control) with no bus
+    /// cost of its own beyond `expectedCost`.
+    @discardableResult
+    func scheduleControl(at deadline: MonotonicInstant, key: String, expectedCost: Duration = .zero, _ action: @escaping () throws -> Void) -> ScheduledToken {
+        let box = UncheckedAction(action)
+        return scheduler.schedule(at: deadline, class: .control, costKey: key, expectedCost: expectedCost) { [weak self] in
+            guard let self else { return }
+            try self.locked { try box.action() }
+        }
+    }
+
+    private func channel(named name: String) -> ActuatorChannel? {
+        channels.first { $0.name == name }
+    }
+
+    private func perform(_ command: ActuatorCommand, on name: String, for player: HapticPatternPlayer) throws {
+        guard let channel = channel(named: name) else { return }
+        let actuator = channel.actuator
+        switch command {
+        case .prepare(let mode):
+            let report = try actuator.prepare(for: mode)
+            record(report, on: channel, automatic: true)
+            if report.from != report.to || mode != .realtimeAmplitude { channel.mixer.written = 0 }
+        case .trigger(let steps):
+            guard !isMutedForHaptics, !player.isMuted else { return }
+            try actuator.play(effects: steps)
+            // The sequencer replaced any streamed level.
+            channel.mixer.written = 0
+            cancelDriveCheck(on: channel)
+        case .amplitude(let value):
+            channel.mixer.set(player.isMuted ? 0 : value, for: player.id)
+            try writeMix(on: channel)
+        case .frequency(let hertz):
+            do {
+                try actuator.setDriveFrequency(hertz)
+            } catch ActuatorError.unsupported {
+                // Sharpness then only shapes amplitude on this actuator; not a fault.
+            }
+        case .pcm(let samples):
+            guard !isMutedForHaptics, !player.isMuted else { return }
+            try actuator.writePCM(samples)
+        case .stop:
+            try release(player, from: channel)
+            player.channelEnded(channel.name)
+        }
+    }
+
+    /// Writes the mix to the actuator when it changed (zero while haptics are muted) and keeps the
+    /// continuous-drive guard informed.
+    func writeMix(on channel: ActuatorChannel) throws {
+        let target = isMutedForHaptics ? 0 : channel.mixer.mixed
+        guard target != channel.mixer.written else { return }
+        try channel.actuator.setAmplitude(target)
+        channel.mixer.written = target
+        if let check = channel.driveGuard.written(target, at: clock.now) {
+            armDriveCheck(on: channel, at: check)
+        } else if target == 0 {
+            cancelDriveCheck(on: channel)
+        }
+    }
+
+    /// Takes `player` off `channel`: its level leaves the mix; the last player out stops the
+    /// actuator and arms the idle timers.
+    func release(_ player: HapticPatternPlayer, from channel: ActuatorChannel) throws {
+        channel.mixer.remove(player.id)
+        channel.activePlayers.remove(player.id)
+        if channel.activePlayers.isEmpty {
+            channel.mixer = AmplitudeMixer(signed: channel.mixer.signed)
+            cancelDriveCheck(on: channel)
+            try channel.actuator.stop()
+            armIdleTimers(on: channel)
+        } else {
+            try writeMix(on: channel)
+        }
+    }
+
+    /// Marks `player` as using `channel` from now on: the actuator is no longer idle.
+    func claim(_ channel: ActuatorChannel, for player: HapticPatternPlayer) {
+        channel.activePlayers.insert(player.id)
+        activePlayers[player.id] = player
+        cancelIdleTimers(on: channel)
+    }
+
+    /// A player finished (ended, stopped or cancelled): when it was the last, tell the application.
+    func playerFinished(_ player: HapticPatternPlayer) {
+        guard activePlayers.removeValue(forKey: player.id) != nil, activePlayers.isEmpty else { return }
+        guard let notify = notifyWhenPlayersFinished else { return }
+        later { [weak self] in
+            guard notify(nil) == .stopEngine, let self else { return }
+            let stopped = self.locked { () -> Bool in
+                guard self.isRunningUnlocked else { return false }
+                self.setRunning(false)
+                _ = self.haltEverything()
+                return true
+            }
+            if stopped { self.stoppedHandler?(.notifyWhenFinished) }
+        }
+    }
+
+    // MARK: Continuous-drive limit
+
+    private func armDriveCheck(on channel: ActuatorChannel, at deadline: MonotonicInstant) {
+        if let token = channel.driveGuard.checkToken { scheduler.cancel(token) }
+        channel.driveGuard.checkToken = scheduleControl(at: deadline, key: channel.costKey("drive-limit")) { [weak self, weak channel] in
+            guard let self, let channel else { return }
+            try self.enforceDriveLimit(on: channel)
+        }
+    }
+
+    private func cancelDriveCheck(on channel: ActuatorChannel) {
+        if let token = channel.driveGuard.checkToken { scheduler.cancel(token) }
+        channel.driveGuard.checkToken = nil
+        channel.driveGuard.reset()
+    }
+
+    /// The drive ran its full limit: stop it, and stop the players driving this actuator.
+    private func enforceDriveLimit(on channel: ActuatorChannel) throws {
+        channel.driveGuard.checkToken = nil
+        guard let start = channel.driveGuard.driveStart, let limit = channel.driveGuard.limit else { return }
+        let event = DriveLimitEvent(actuator: channel.name, driveStart: start, stoppedAt: clock.now, limit: limit)
+        recordDriveLimit(event)
+        // Stopping the players releases the actuator: the last one out stops it.
+        for player in channel.activePlayers.compactMap({ activePlayers[$0] }) {
+            try player.stopNow(reporting: HapticEngineError.continuousDriveLimit(event))
+        }
+        try channel.actuator.stop()
+        channel.mixer = AmplitudeMixer(signed: channel.mixer.signed)
+        channel.driveGuard.reset()
+    }
+}
+
+/// A closure the scheduler may call from its thread; only ever run under the engine's lock.
+struct UncheckedAction: @unchecked Sendable {
+    let action: () throws -> Void
+    init(_ action: @escaping () throws -> Void) { self.action = action }
+}

@@ -1,0 +1,285 @@
+import ActuatorHAL
+import Foundation
+
+/// Plays haptic patterns on a board's actuators with Core Haptics semantics: players scheduled on
+/// a `DeadlineScheduler`, power managed ahead of content, and every actuator left stopped and in
+/// standby when playback stops, is cancelled or fails.
+///
+/// The engine does not run the scheduler: its owner calls `scheduler.startThread()` in a program,
+/// or `scheduler.run(until:)` on a virtual clock in tests. Every scheduled action and every public
+/// call takes the engine's lock, so the timing thread and the application never touch a bus at the
+/// same time; handlers run after the lock is released.
+///
+/// Times (`currentTime`, `atTime:`) are seconds on the engine's clock; 0 means "as soon as the
+/// actuators can play": now plus the time to wake and prepare them (see `startLead`).
+public final class HapticEngine: @unchecked Sendable {
+    /// The clock deadlines are computed on (the scheduler's clock).
+    public let clock: any MonotonicClock
+    /// The scheduler every command goes through.
+    public let scheduler: DeadlineScheduler
+    /// The compiler settings used for each actuator (its mode-switch cost is the actuator's own).
+    public let compilerOptions: CompilerOptions
+
+    let channels: [ActuatorChannel]
+    private let lock = NSRecursiveLock()
+    private var lockDepth = 0
+    private var deferredCallbacks: [() -> Void] = []
+    private var nextPlayerID = 0
+    /// Players with pending or sounding output.
+    var activePlayers: [Int: HapticPatternPlayer] = [:]
+    private var running = false
+    private var transitions: [RecordedPowerTransition] = []
+    private var driveLimits: [DriveLimitEvent] = []
+
+    /// Called when the engine stopped on its own; not when the application called `stop`.
+    public var stoppedHandler: (@Sendable (StoppedReason) -> Void)?
+    /// Called after the engine re-initialised a chip (a fault forced a power cycle): players
+    /// created before must be recreated; patterns survive.
+    public var resetHandler: (@Sendable () -> Void)?
+    /// Called once every player has finished; its answer decides whether the engine stops.
+    public var notifyWhenPlayersFinished: (@Sendable ((any Error)?) -> FinishedAction)?
+    /// Called when the continuous-drive limit cut an actuator's output.
+    public var driveLimitHandler: (@Sendable (DriveLimitEvent) -> Void)?
+
+    /// Audio events are removed before compiling instead of being reported as not played.
+    public var playsHapticsOnly: Bool {
+        get { locked { playsHapticsOnlyValue } }
+        set { locked { playsHapticsOnlyValue = newValue } }
+    }
+    private var playsHapticsOnlyValue = false
+
+    /// No haptic output: players keep time but write zero amplitude and trigger nothing.
+    public var isMutedForHaptics: Bool {
+        get { locked { mutedForHaptics } }
+        set {
+            locked {
+                mutedForHaptics = newValue
+                for channel in channels where !channel.activePlayers.isEmpty {
+                    try? writeMix(on: channel)
+                }
+            }
+        }
+    }
+    private var mutedForHaptics = false
+
+    /// Audio events are muted. Actuators never render audio events (the compiler leaves them out),
+    /// so this removes them before compiling, like `playsHapticsOnly`.
+    public var isMutedForAudio: Bool {
+        get { locked { mutedForAudio } }
+        set { locked { mutedForAudio = newValue } }
+    }
+    private var mutedForAudio = false
+
+    /// Stop on its own (reason `.idleTimeout`) once every actuator has slept after its idle
+    /// timeout, and start again when a player starts.
+    public var isAutoShutdownEnabled: Bool {
+        get { locked { autoShutdown } }
+        set { locked { autoShutdown = newValue } }
+    }
+    private var autoShutdown = false
+
+    /// An engine driving `actuators` (names must be unique; later duplicates are ignored).
+    public init(actuators: [EngineActuator], clock: any MonotonicClock, scheduler: DeadlineScheduler, compilerOptions: CompilerOptions = CompilerOptions()) {
+        var seen = Set<String>()
+        channels = actuators.filter { seen.insert($0.name).inserted }.map { ActuatorChannel($0, options: compilerOptions) }
+        self.clock = clock
+        self.scheduler = scheduler
+        self.compilerOptions = compilerOptions
+        scheduler.errorHandler = { [weak self] error, costKey in
+            self?.handleFault(error, costKey: costKey)
+        }
+    }
+
+    /// An engine driving named actuators with default idle timeouts and their own drive limits.
+    public convenience init(actuators: [String: any Actuator], clock: any MonotonicClock, scheduler: DeadlineScheduler) {
+        self.init(
+            actuators: actuators.sorted { $0.key < $1.key }.map { EngineActuator($0.value, name: $0.key) },
+            clock: clock, scheduler: scheduler
+        )
+    }
+
+    deinit {
+        guard running else { return }
+        for channel in channels { _ = makeSafe(channel) }
+        stoppedHandler?(.engineDestroyed)
+    }
+
+    // MARK: Lifecycle
+
+    /// Whether the engine is running.
+    public var isRunning: Bool { locked { running } }
+
+    /// Starts the engine; touches no hardware (actuators wake ahead of the first content).
+    public func start() throws {
+        locked { running = true }
+    }
+
+    /// Stops every player and leaves every actuator stopped and in standby (EN low when the bus
+    /// fails); then arms the idle sleep. `completion` gets the first actuator error, if any.
+    /// `stoppedHandler` is not called.
+    public func stop(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
+        let error = locked { () -> (any Error)? in
+            running = false
+            return haltEverything()
+        }
+        completion?(error)
+    }
+
+    /// Seconds on the engine's clock.
+    public var currentTime: Double { clock.now.seconds }
+
+    // MARK: Actuators
+
+    /// The actuators' names, in the order given.
+    public var actuatorNames: [String] { channels.map(\.name) }
+
+    /// What each actuator can do, by name.
+    public var capabilities: [String: ActuatorCapabilities] {
+        locked { Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0.compiler.capabilities) }) }
+    }
+
+    /// Whether any actuator plays haptics (every actuator does) — Core Haptics' `supportsHaptics`.
+    public var supportsHaptics: Bool { !channels.isEmpty }
+
+    /// Whether any actuator is driven as audio — Core Haptics' `supportsAudio`.
+    public var supportsAudio: Bool { channels.contains { $0.compiler.capabilities.supportsPCM } }
+
+    /// Every power transition the engine made or was asked for, oldest first.
+    public var powerTransitions: [RecordedPowerTransition] { locked { transitions } }
+
+    /// Every cut by the continuous-drive limit, oldest first.
+    public var driveLimitEvents: [DriveLimitEvent] { locked { driveLimits } }
+
+    // MARK: Players
+
+    /// A player for `pattern` on the actuator named `actuator`, or on every actuator when nil.
+    public func makePlayer(with pattern: HapticPattern, on actuator: String? = nil) throws -> HapticPatternPlayer {
+        let (id, selected) = try prepareNewPlayer(on: actuator)
+        return HapticPatternPlayer(engine: self, id: id, pattern: pattern, channels: selected)
+    }
+
+    /// An advanced player (loop, rate, pause/resume, seek, completion) for `pattern`.
+    public func makeAdvancedPlayer(with pattern: HapticPattern, on actuator: String? = nil) throws -> HapticAdvancedPatternPlayer {
+        let (id, selected) = try prepareNewPlayer(on: actuator)
+        return HapticAdvancedPatternPlayer(engine: self, id: id, pattern: pattern, channels: selected)
+    }
+
+    /// Loads a content file (any format `ContentLoader` reads) and plays it at once on every actuator.
+    @discardableResult
+    public func playPattern(from url: URL) throws -> HapticPatternPlayer {
+        let content: LoadedContent
+        do {
+            content = try ContentLoader.load(contentsOf: url)
+        } catch {
+            throw HapticEngineError.content(error)
+        }
+        return try play(content.pattern)
+    }
+
+    /// Plays AHAP data at once on every actuator.
+    @discardableResult
+    public func playPattern(from data: Data) throws -> HapticPatternPlayer {
+        guard let text = String(data: data, encoding: .utf8) else { throw HapticEngineError.unreadableData }
+        let content: LoadedContent
+        do {
+            content = try ContentLoader.parse(text, format: .ahap, file: "<data>")
+        } catch {
+            throw HapticEngineError.content(error)
+        }
+        return try play(content.pattern)
+    }
+
+    private func play(_ pattern: HapticPattern) throws -> HapticPatternPlayer {
+        let player = try makePlayer(with: pattern)
+        try player.start(atTime: 0)
+        return player
+    }
+
+    private func prepareNewPlayer(on actuator: String?) throws -> (Int, [ActuatorChannel]) {
+        try locked {
+            guard !channels.isEmpty else { throw HapticEngineError.noActuators }
+            var selected = channels
+            if let actuator {
+                guard let channel = channels.first(where: { $0.name == actuator }) else {
+                    throw HapticEngineError.unknownActuator(actuator, known: actuatorNames)
+                }
+                selected = [channel]
+            }
+            nextPlayerID += 1
+            return (nextPlayerID, selected)
+        }
+    }
+
+    /// The pattern as compiled for `channel`, after the engine's audio settings.
+    func compile(_ pattern: HapticPattern, for channel: ActuatorChannel) -> ActuatorProgram {
+        var pattern = pattern
+        if playsHapticsOnlyValue || mutedForAudio {
+            pattern.events.removeAll { !$0.type.isHaptic }
+        }
+        return channel.compiler.compile(pattern)
+    }
+
+    /// Throws unless the engine runs; restarts it when auto-shutdown stopped it.
+    func requireRunning() throws {
+        if !running, autoShutdown { running = true }
+        guard running else { throw HapticEngineError.engineNotRunning }
+    }
+
+    /// The instant `time` (engine seconds) names; 0 = the earliest instant every channel can play.
+    func instant(forTime time: Double, on channels: [ActuatorChannel]) throws -> MonotonicInstant {
+        guard time.isFinite, time >= 0 else { throw HapticEngineError.invalidTime(time) }
+        if time == 0 { return earliestStart(on: channels) }
+        return MonotonicInstant(nanoseconds: Int64((time * 1e9).rounded()))
+    }
+
+    /// Now plus the longest start lead of `channels`.
+    func earliestStart(on channels: [ActuatorChannel]) -> MonotonicInstant {
+        clock.now + (channels.map(\.startLead).max() ?? .zero)
+    }
+
+    /// The engine instant for `time` seconds (0 = as soon as every actuator can play), for Piano.
+    func earliestStart(forActuator name: String?) -> MonotonicInstant {
+        locked { earliestStart(on: channels.filter { name == nil || $0.name == name }) }
+    }
+
+    // MARK: Locking
+
+    /// Runs `body` under the engine's lock; handlers queued with `later` run once the outermost
+    /// locked section has released the lock.
+    func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock.lock()
+        lockDepth += 1
+        defer {
+            lockDepth -= 1
+            var callbacks: [() -> Void] = []
+            if lockDepth == 0 {
+                callbacks = deferredCallbacks
+                deferredCallbacks = []
+            }
+            lock.unlock()
+            for callback in callbacks { callback() }
+        }
+        return try body()
+    }
+
+    /// Queues a handler call until the lock is released.
+    func later(_ callback: @escaping () -> Void) {
+        deferredCallbacks.append(callback)
+    }
+
+    func record(_ report: PowerTransitionReport, on channel: ActuatorChannel, automatic: Bool) {
+        guard report.from != report.to || report.elapsed > .zero else { return }
+        transitions.append(RecordedPowerTransition(actuator: channel.name, report: report, automatic: automatic))
+    }
+
+    func recordDriveLimit(_ event: DriveLimitEvent) {
+        driveLimits.append(event)
+        if let handler = driveLimitHandler { later { handler(event) } }
+    }
+
+    func setRunning(_ value: Bool) {
+        running = value
+    }
+
+    var isRunningUnlocked: Bool { running }
+}

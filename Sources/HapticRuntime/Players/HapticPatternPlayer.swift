@@ -1,0 +1,372 @@
+import ActuatorHAL
+
+/// Plays one pattern on one actuator or on all of an engine's actuators, with Core Haptics'
+/// player semantics. Made by `HapticEngine.makePlayer(with:on:)`.
+///
+/// The pattern is compiled once per actuator when the player is made (and again after
+/// `sendParameters` / `scheduleParameterCurve`); starting schedules the compiled commands on the
+/// engine's scheduler: amplitude as a stream, ROM triggers as transients, mode switches and the end
+/// as control commands. Several players on one actuator mix (`AmplitudeMixer`).
+///
+/// Times are engine seconds (`HapticEngine.currentTime`). For `start` and `resume`, 0 means as
+/// soon as the actuators can play (after waking and preparing them); for `stop`, `pause`,
+/// `sendParameters` and `scheduleParameterCurve`, 0 means now.
+public class HapticPatternPlayer: @unchecked Sendable {
+    let engine: HapticEngine
+    let id: Int
+    let channels: [ActuatorChannel]
+    private var pattern: HapticPattern
+    private var compiled: [String: ActuatorProgram] = [:]
+
+    private struct Segment {
+        var start: MonotonicInstant
+        var offset: Double
+        var rate: Double
+    }
+
+    private struct Pending {
+        var token: ScheduledToken
+        /// Pattern time the command takes effect; −∞ for the wake ahead of content.
+        var time: Double
+    }
+
+    private var segment: Segment?
+    private var pausedOffset: Double?
+    private var startOffset = 0.0
+    private var pending: [Int: Pending] = [:]
+    private var nextEntry = 0
+    private var loopToken: ScheduledToken?
+    private var controlTokens: [ScheduledToken] = []
+    private var endedChannels: Set<String> = []
+    private var muted = false
+
+    var loopEnabledValue = false
+    var loopEndValue = 0.0
+    var rateValue = 1.0
+    var completion: (@Sendable ((any Error)?) -> Void)?
+
+    init(engine: HapticEngine, id: Int, pattern: HapticPattern, channels: [ActuatorChannel]) {
+        self.engine = engine
+        self.id = id
+        self.pattern = pattern
+        self.channels = channels
+        engine.locked { recompile() }
+    }
+
+    // MARK: Public API
+
+    /// The program each actuator plays, by actuator name.
+    public var programs: [String: ActuatorProgram] { engine.locked { compiled } }
+
+    /// Seconds from the pattern start to its real end: the latest end of its compiled programs
+    /// (ROM effects' playing time and braking included), not the last event's time.
+    public var duration: Double { engine.locked { programDuration } }
+
+    /// Whether the player is scheduled or sounding.
+    public var isPlaying: Bool { engine.locked { segment != nil } }
+
+    /// Silences this player only: its amplitude counts as zero in the mix and its triggers are skipped.
+    public var isMuted: Bool {
+        get { engine.locked { muted } }
+        set {
+            engine.locked {
+                muted = newValue
+                guard newValue else { return }
+                for channel in channels where channel.activePlayers.contains(id) {
+                    channel.mixer.set(0, for: id)
+                    try? engine.writeMix(on: channel)
+                }
+            }
+        }
+    }
+
+    /// Starts playback at `time` (0 = as soon as possible) from the beginning, or from the offset
+    /// set by `seek` before starting. Starting a playing player restarts it.
+    public func start(atTime time: Double) throws {
+        try engine.locked {
+            try engine.requireRunning()
+            let instant = try engine.instant(forTime: time, on: channels)
+            try start(at: instant)
+        }
+    }
+
+    /// Starts at an engine instant (Piano schedules notes back to back this way).
+    func start(at instant: MonotonicInstant) throws {
+        let offset = startOffset
+        startOffset = 0
+        pausedOffset = nil
+        try begin(from: offset, at: instant)
+    }
+
+    /// Stops playback at `time` (0 = now): output stops, pending commands are dropped and the
+    /// completion handler is called.
+    public func stop(atTime time: Double) throws {
+        try atControlTime(time) { player in
+            try player.stopNow(reporting: nil)
+        }
+    }
+
+    /// Stops at once and drops everything pending, including scheduled stops, pauses and resumes;
+    /// the completion handler is not called.
+    public func cancel() throws {
+        try engine.locked {
+            for token in controlTokens { engine.scheduler.cancel(token) }
+            controlTokens = []
+            try releaseAll()
+            cancelScheduled()
+            segment = nil
+            pausedOffset = nil
+            engine.playerFinished(self)
+        }
+    }
+
+    /// Applies dynamic parameters from `time` (0 = now); each parameter's own `time` is relative to
+    /// that. Commands from then on are recompiled and replaced; earlier ones are untouched.
+    public func sendParameters(_ parameters: [DynamicParameter], atTime time: Double) throws {
+        try engine.locked {
+            let base = try patternTime(forControlTime: time)
+            pattern.parameters += parameters.map { DynamicParameter($0.id, value: $0.value, time: base + $0.time) }
+            try replan(from: base + (parameters.map(\.time).min() ?? 0))
+        }
+    }
+
+    /// Applies a parameter curve from `time` (0 = now); the curve's own `time` is relative to that.
+    public func scheduleParameterCurve(_ curve: ParameterCurve, atTime time: Double) throws {
+        try engine.locked {
+            let base = try patternTime(forControlTime: time)
+            pattern.parameterCurves.append(ParameterCurve(curve.id, time: base + curve.time, controlPoints: curve.controlPoints))
+            try replan(from: base + curve.time)
+        }
+    }
+
+    // MARK: Advanced playback (exposed by HapticAdvancedPatternPlayer)
+
+    /// Pauses at `time` (0 = now), keeping the position for `resume`.
+    func pause(atTime time: Double) throws {
+        try atControlTime(time) { player in
+            guard let position = player.position(at: player.engine.clock.now) else { return }
+            try player.releaseAll()
+            player.cancelScheduled()
+            player.segment = nil
+            player.pausedOffset = position
+        }
+    }
+
+    /// Resumes a paused player at `time` (0 = as soon as possible) from where it paused.
+    func resume(atTime time: Double) throws {
+        try engine.locked {
+            try engine.requireRunning()
+            guard pausedOffset != nil else { return }
+            let instant = try engine.instant(forTime: time, on: channels)
+            let resumeAt = UncheckedAction { [weak self] in
+                guard let self, let offset = self.pausedOffset else { return }
+                self.pausedOffset = nil
+                try self.begin(from: offset, at: instant)
+            }
+            if time == 0 {
+                try resumeAt.action()
+            } else {
+                controlTokens.append(engine.scheduleControl(at: instant, key: "player/\(id)/resume", resumeAt.action))
+            }
+        }
+    }
+
+    /// Moves the playback position to `offset` seconds of the pattern: at once when playing, at
+    /// the next resume when paused, at the next start otherwise. An offset at or past the end
+    /// finishes playback unless looping.
+    func seek(toOffset offset: Double) throws {
+        try engine.locked {
+            guard offset.isFinite, offset >= 0 else { throw HapticEngineError.invalidTime(offset) }
+            if segment != nil {
+                try releaseAll()
+                try begin(from: offset, at: engine.earliestStart(on: channels))
+            } else if pausedOffset != nil {
+                pausedOffset = offset
+            } else {
+                startOffset = offset
+            }
+        }
+    }
+
+    /// Applies a new rate from the current position when playing.
+    func rateChanged() throws {
+        guard let position = position(at: engine.clock.now) else { return }
+        try begin(from: position, at: engine.clock.now)
+    }
+
+    // MARK: Scheduling
+
+    private var programDuration: Double {
+        compiled.values.map(\.duration).max() ?? 0
+    }
+
+    /// Where a loop ends: `loopEnd`, or the real end of the pattern when 0.
+    private var loopLength: Double {
+        loopEndValue > 0 ? loopEndValue : programDuration
+    }
+
+    private func recompile() {
+        for channel in channels {
+            compiled[channel.name] = engine.compile(pattern, for: channel)
+        }
+    }
+
+    /// Plays from pattern time `offset`, which takes effect at `instant`.
+    private func begin(from offset: Double, at instant: MonotonicInstant) throws {
+        cancelScheduled()
+        endedChannels = []
+        let length = loopEnabledValue ? loopLength : programDuration
+        guard loopEnabledValue ? length > 0 : offset < length else {
+            try stopNow(reporting: nil)
+            return
+        }
+        let start = loopEnabledValue ? offset.truncatingRemainder(dividingBy: length) : offset
+        segment = Segment(start: instant, offset: start, rate: rateValue)
+        for channel in channels {
+            engine.claim(channel, for: self)
+        }
+        try scheduleCommands(from: nil)
+        if loopEnabledValue {
+            let boundary = deadline(forPatternTime: length)
+            loopToken = engine.scheduleControl(at: boundary, key: "player/\(id)/loop") { [weak self] in
+                try self?.begin(from: 0, at: boundary)
+            }
+        }
+    }
+
+    /// Schedules the current segment's commands; with `from`, only those taking effect at or after
+    /// that pattern time (the rest are already scheduled).
+    private func scheduleCommands(from replanTime: Double?) throws {
+        guard let segment else { return }
+        var emptyChannels: [ActuatorChannel] = []
+        for channel in channels {
+            guard let program = compiled[channel.name] else { continue }
+            let sliced = ProgramSlice.commands(
+                of: program, from: segment.offset, to: loopEnabledValue ? loopLength : nil,
+                modeSwitchCost: channel.actuator.budget(for: .prepare).secondsValue, includeStop: !loopEnabledValue
+            )
+            if replanTime == nil {
+                if sliced.isEmpty, !loopEnabledValue { emptyChannels.append(channel) }
+                if let first = sliced.first, channel.actuator.powerState == .off {
+                    let wakeBy = deadline(forPatternTime: first.time) - channel.actuator.budget(for: .prepare)
+                    let entry = nextEntryNumber()
+                    pending[entry] = Pending(token: engine.scheduleWake(of: channel, by: wakeBy), time: -.infinity)
+                }
+            }
+            for command in sliced where command.time >= (replanTime ?? -.infinity) {
+                let entry = nextEntryNumber()
+                let token = engine.schedule(command.command, on: channel, at: deadline(forPatternTime: command.time), for: self, entry: entry)
+                pending[entry] = Pending(token: token, time: command.time)
+            }
+        }
+        for channel in emptyChannels {
+            try engine.release(self, from: channel)
+            channelEnded(channel.name)
+        }
+    }
+
+    private func nextEntryNumber() -> Int {
+        nextEntry += 1
+        return nextEntry
+    }
+
+    /// Recompiles and replaces the pending commands that take effect at or after `time`.
+    private func replan(from time: Double) throws {
+        recompile()
+        guard segment != nil else { return }
+        for (entry, item) in pending where item.time >= time {
+            engine.scheduler.cancel(item.token)
+            pending[entry] = nil
+        }
+        try scheduleCommands(from: time)
+    }
+
+    private func deadline(forPatternTime time: Double) -> MonotonicInstant {
+        guard let segment else { return engine.clock.now }
+        return segment.start + .seconds((time - segment.offset) / segment.rate)
+    }
+
+    /// The pattern time playing at `instant`, or nil when not playing.
+    private func position(at instant: MonotonicInstant) -> Double? {
+        guard let segment else { return nil }
+        return segment.offset + max(0, (instant - segment.start).secondsValue) * segment.rate
+    }
+
+    /// The pattern time a control call at `time` (0 = now) refers to.
+    private func patternTime(forControlTime time: Double) throws -> Double {
+        guard time.isFinite, time >= 0 else { throw HapticEngineError.invalidTime(time) }
+        let instant = time == 0 ? engine.clock.now : MonotonicInstant(nanoseconds: Int64((time * 1e9).rounded()))
+        return position(at: instant) ?? (pausedOffset ?? startOffset)
+    }
+
+    /// Runs `body` now (time 0) or as a control command at `time`.
+    private func atControlTime(_ time: Double, _ body: @escaping (HapticPatternPlayer) throws -> Void) throws {
+        try engine.locked {
+            guard time.isFinite, time >= 0 else { throw HapticEngineError.invalidTime(time) }
+            if time == 0 {
+                try body(self)
+                return
+            }
+            let instant = MonotonicInstant(nanoseconds: Int64((time * 1e9).rounded()))
+            controlTokens.append(engine.scheduleControl(at: instant, key: "player/\(id)/control") { [weak self] in
+                guard let self else { return }
+                try body(self)
+            })
+        }
+    }
+
+    private func cancelScheduled() {
+        for item in pending.values { engine.scheduler.cancel(item.token) }
+        pending = [:]
+        if let loopToken { engine.scheduler.cancel(loopToken) }
+        loopToken = nil
+    }
+
+    private func releaseAll() throws {
+        for channel in channels where channel.activePlayers.contains(id) {
+            try engine.release(self, from: channel)
+        }
+    }
+
+    // MARK: Called by the engine
+
+    /// Whether the command `entry` is still wanted (it was not cancelled meanwhile); forgets it.
+    func fired(_ entry: Int) -> Bool {
+        pending.removeValue(forKey: entry) != nil
+    }
+
+    /// The program on `name` reached its `.stop`.
+    func channelEnded(_ name: String) {
+        endedChannels.insert(name)
+        guard endedChannels.count == channels.count else { return }
+        finish(reporting: nil)
+    }
+
+    /// Stops output now, drops what is pending and reports the end (`error` for a forced stop).
+    func stopNow(reporting error: (any Error)?) throws {
+        defer { finish(reporting: error) }
+        try releaseAll()
+    }
+
+    private func finish(reporting error: (any Error)?) {
+        cancelScheduled()
+        segment = nil
+        pausedOffset = nil
+        engine.playerFinished(self)
+        if let completion { engine.later { completion(error) } }
+    }
+
+    /// Forgets every pending command and claim without touching the hardware (the engine makes
+    /// the actuators safe itself).
+    func halt() {
+        cancelScheduled()
+        for token in controlTokens { engine.scheduler.cancel(token) }
+        controlTokens = []
+        segment = nil
+        pausedOffset = nil
+        for channel in channels {
+            channel.mixer.remove(id)
+            channel.activePlayers.remove(id)
+        }
+    }
+}

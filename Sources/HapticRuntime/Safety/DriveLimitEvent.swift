@@ -1,0 +1,25 @@
+import ActuatorHAL
+
+/// The engine cut an actuator's drive because it ran longer than its continuous-drive limit.
+public struct DriveLimitEvent: Sendable, Hashable, CustomStringConvertible {
+    /// The actuator's name on the engine.
+    public var actuator: String
+    /// When the drive began.
+    public var driveStart: MonotonicInstant
+    /// When the engine stopped it.
+    public var stoppedAt: MonotonicInstant
+    /// The limit that was reached.
+    public var limit: Duration
+
+    /// A recorded cut.
+    public init(actuator: String, driveStart: MonotonicInstant, stoppedAt: MonotonicInstant, limit: Duration) {
+        self.actuator = actuator
+        self.driveStart = driveStart
+        self.stoppedAt = stoppedAt
+        self.limit = limit
+    }
+
+    public var description: String {
+        "actuator \(actuator): continuous drive stopped after \((stoppedAt - driveStart).secondsValue) s (limit \(limit.secondsValue) s)"
+    }
+}

@@ -1,0 +1,75 @@
+import ActuatorHAL
+
+/// The safety rule: stopping, cancelling or any error leaves every actuator stopped and in standby.
+extension HapticEngine {
+    /// Stops every player and every actuator (stopped, standby), drops every pending command and
+    /// arms the idle sleep. Returns the first actuator error. Call under the lock.
+    func haltEverything() -> (any Error)? {
+        for player in Array(activePlayers.values) {
+            player.halt()
+        }
+        activePlayers = [:]
+        var firstError: (any Error)?
+        for channel in channels {
+            cancelIdleTimers(on: channel)
+            if let token = channel.driveGuard.checkToken { scheduler.cancel(token) }
+            channel.driveGuard = ContinuousDriveGuard(limit: channel.driveGuard.limit)
+            channel.activePlayers = []
+            channel.mixer = AmplitudeMixer(signed: channel.mixer.signed)
+            if let error = makeSafe(channel) {
+                firstError = firstError ?? HapticEngineError.actuator(channel.name, error)
+            }
+            if channel.actuator.powerState != .off { armIdleTimers(on: channel) }
+        }
+        return firstError
+    }
+
+    /// Output stopped and standby; when the bus refuses, EN low (sleep) as the last resort.
+    /// Returns the bus error when the chip could not be stopped over the bus.
+    func makeSafe(_ channel: ActuatorChannel) -> (any Error)? {
+        let actuator = channel.actuator
+        guard actuator.powerState != .off else { return nil }
+        do {
+            try actuator.stop()
+            record(try actuator.standby(), on: channel, automatic: true)
+            return nil
+        } catch {
+            if let report = try? actuator.sleep() { record(report, on: channel, automatic: true) }
+            return error
+        }
+    }
+
+    /// An action failed on the timing thread (reported by the scheduler's `errorHandler` with the
+    /// command's cost key `actuator/kind`). Every player stops and every actuator is made safe; the
+    /// failing chip is then power-cycled so its driver re-initialises it. The engine stops:
+    /// `stoppedHandler(.systemError)` and `resetHandler` when the chip came back,
+    /// `stoppedHandler(.deviceLost)` when it could not be stopped or re-initialised.
+    func handleFault(_ error: any Error, costKey: String) {
+        let (reason, reset) = locked { () -> (StoppedReason, Bool) in
+            let failing = channels.first { costKey.hasPrefix($0.name + "/") }
+            setRunning(false)
+            _ = haltEverything()
+            guard let failing else { return (.systemError, false) }
+            let cameBack = reinitialise(failing)
+            return (cameBack ? .systemError : .deviceLost, cameBack)
+        }
+        stoppedHandler?(reason)
+        if reset { resetHandler?() }
+    }
+
+    /// Power-cycles a chip after a fault (off, then wake: the driver writes its configuration
+    /// again and clears latched state) and leaves it in standby. Returns whether it came back.
+    private func reinitialise(_ channel: ActuatorChannel) -> Bool {
+        let actuator = channel.actuator
+        cancelIdleTimers(on: channel)
+        do {
+            record(try actuator.sleep(), on: channel, automatic: true)
+            record(try actuator.wake(), on: channel, automatic: true)
+        } catch {
+            _ = try? actuator.sleep()
+            return false
+        }
+        armIdleTimers(on: channel)
+        return true
+    }
+}

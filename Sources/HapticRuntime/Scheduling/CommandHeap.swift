@@ -1,0 +1,58 @@
+import ActuatorHAL
+
+/// A command waiting in the scheduler.
+struct ScheduledCommand: Sendable {
+    let token: ScheduledToken
+    let deadline: MonotonicInstant
+    let commandClass: CommandClass
+    let costKey: String
+    let action: @Sendable () throws -> Void
+
+    /// Earlier deadline first; equal deadlines in schedule order.
+    func precedes(_ other: ScheduledCommand) -> Bool {
+        (deadline, token.sequence) < (other.deadline, other.token.sequence)
+    }
+}
+
+/// A binary min-heap of commands ordered by `ScheduledCommand.precedes`.
+struct CommandHeap {
+    private var items: [ScheduledCommand] = []
+
+    var first: ScheduledCommand? { items.first }
+    var isEmpty: Bool { items.isEmpty }
+    var count: Int { items.count }
+
+    mutating func insert(_ command: ScheduledCommand) {
+        items.append(command)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child].precedes(items[parent]) else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func removeFirst() -> ScheduledCommand? {
+        guard !items.isEmpty else { return nil }
+        items.swapAt(0, items.count - 1)
+        let first = items.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < items.count, items[left].precedes(items[smallest]) { smallest = left }
+            if right < items.count, items[right].precedes(items[smallest]) { smallest = right }
+            guard smallest != parent else { break }
+            items.swapAt(parent, smallest)
+            parent = smallest
+        }
+        return first
+    }
+
+    /// Empties the heap but keeps its storage, so refilling does not allocate.
+    mutating func removeAll() {
+        items.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,121 @@
+import ActuatorHAL
+import Foundation
+
+extension DeadlineScheduler {
+    /// Starts the timing thread (a no-op when it runs). With `.whenPermitted` the thread asks for
+    /// SCHED_FIFO, 1 ns timer slack and locked memory, and logs one warning naming how to allow what
+    /// was refused.
+    public func startThread(realtime: RealtimeRequest = .whenPermitted) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard timingThread == nil else { return }
+        let threadSleeper = sleeper ?? makeSleeper()
+        sleeper = threadSleeper
+        isRunning = true
+        spinInterrupt.store(false, ordering: .relaxed)
+        let thread = Thread { [self] in
+            runTimingThread(realtime: realtime, sleeper: threadSleeper)
+        }
+        thread.name = name
+        timingThread = thread
+        thread.start()
+    }
+
+    /// Stops the timing thread and waits for it to exit; commands not yet run stay queued for the
+    /// next `startThread` or `run(until:)`. Called from an action (on the timing thread itself) it
+    /// stops the thread after that action without waiting.
+    public func stopThread() {
+        condition.lock()
+        guard let thread = timingThread else {
+            condition.unlock()
+            return
+        }
+        isRunning = false
+        condition.broadcast()
+        let threadSleeper = sleeper
+        condition.unlock()
+        spinInterrupt.store(true, ordering: .releasing)
+        threadSleeper?.interrupt()
+        guard Thread.current != thread else { return }
+        condition.lock()
+        while timingThread === thread {
+            condition.wait()
+        }
+        condition.unlock()
+    }
+
+    private func makeSleeper() -> any InterruptibleSleeper {
+        if let interruptible = clock as? any InterruptibleSleepClock {
+            do {
+                return try interruptible.makeInterruptibleSleeper()
+            } catch {
+                logger.warning("\(name): no interruptible sleep (\(error)); waking every millisecond while commands are pending")
+            }
+        }
+        return SlicedClockSleeper(clock: clock)
+    }
+
+    private func runTimingThread(realtime: RealtimeRequest, sleeper initialSleeper: any InterruptibleSleeper) {
+        if case .whenPermitted = realtime { configureRealtime() }
+        var threadSleeper = initialSleeper
+        condition.lock()
+        while isRunning {
+            guard let next = pending.nextDispatchInstant() else {
+                condition.wait()
+                continue
+            }
+            let now = clock.now
+            if now >= next {
+                let batch = pending.takeDue(at: now)
+                condition.unlock()
+                dispatch(batch)
+                condition.lock()
+                continue
+            }
+            waitTarget = next
+            let wakeInstant = next - spinWindowState.duration
+            condition.unlock()
+            if now < wakeInstant {
+                let outcome = Result { try threadSleeper.sleep(until: wakeInstant) }
+                let woke = clock.now
+                if case .failure(let error) = outcome {
+                    reportSchedulerError(error)
+                    threadSleeper = SlicedClockSleeper(clock: clock)
+                }
+                condition.lock()
+                switch outcome {
+                case .success(false): spinWindowState.observe(oversleep: woke - wakeInstant)
+                case .success(true): break
+                case .failure: sleeper = threadSleeper
+                }
+            } else {
+                spin(until: next)
+                condition.lock()
+            }
+            waitTarget = nil
+        }
+        timingThread = nil
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Busy-waits the last stretch the kernel's wake-up cannot be trusted with; a new earlier
+    /// command or `stopThread` ends it early.
+    private func spin(until instant: MonotonicInstant) {
+        while clock.now < instant {
+            if spinInterrupt.exchange(false, ordering: .acquiringAndReleasing) { return }
+        }
+    }
+
+    private func configureRealtime() {
+        let setup = RealtimeThread.configureCurrentThread()
+        let shouldWarn = condition.withLock {
+            realtimeSetupStorage = setup
+            defer { hasWarnedAboutRealtime = true }
+            return setup.warning != nil && !hasWarnedAboutRealtime
+        }
+        if shouldWarn, let warning = setup.warning {
+            logger.warning("\(name): \(warning)")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// Mistakes a command reports as `hapticboard: error: …` with exit status 1.
+enum CommandLineError: Error, CustomStringConvertible {
+    /// `--actuator` named no actuator of the board.
+    case unknownActuator(String, board: String, available: [String])
+    /// The board has no DRV260x actuator to drive.
+    case noActuators(board: String)
+    /// `play` got none, or more than one, of files, `--notation` and `--effect`.
+    case contentSources(given: Int)
+    /// `--effect` outside the ROM's ids.
+    case invalidEffect(Int)
+    /// `--rate` not a positive number.
+    case invalidRate(Double)
+    /// A content file did not load (the message is the reader's located error).
+    case content(String)
+    /// No converter for `--png` is installed.
+    case noPNGConverter(tried: [String])
+    /// The converter ran but failed.
+    case pngConversionFailed(command: String, status: Int32, output: String)
+    /// A file could not be written.
+    case cannotWrite(path: String, reason: String)
+    /// The calibration state file could not be read or written.
+    case calibrationState(path: String, reason: String)
+    /// Auto-calibration did not succeed on an actuator.
+    case calibrationFailed(actuator: String, reason: String)
+
+    var description: String {
+        switch self {
+        case .unknownActuator(let name, let board, let available):
+            return "board '\(board)' has no actuator '\(name)'; it has \(available.joined(separator: ", "))"
+        case .noActuators(let board):
+            return "board '\(board)' has no DRV260x actuator"
+        case .contentSources(let given):
+            return given == 0
+                ? "nothing to play: give content files, --notation 'TEXT' or --effect N"
+                : "give content files, --notation or --effect, not several of them"
+        case .invalidEffect(let id):
+            return "--effect \(id): DRV2605 ROM effect ids are 1–123"
+        case .invalidRate(let rate):
+            return "--rate \(rate): expected a positive playback rate such as 0.5, 1 or 2"
+        case .content(let message):
+            return message
+        case .noPNGConverter(let tried):
+            return "--png needs \(tried.joined(separator: " or ")) on the PATH (Debian: apt install librsvg2-bin); the SVG was written"
+        case .pngConversionFailed(let command, let status, let output):
+            return "\(command) failed with status \(status): \(output)"
+        case .cannotWrite(let path, let reason):
+            return "\(path): cannot write: \(reason)"
+        case .calibrationState(let path, let reason):
+            return "\(path): calibration state: \(reason)"
+        case .calibrationFailed(let actuator, let reason):
+            return "actuator \(actuator): auto-calibration failed: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import HapticRuntime
+
+/// `hapticboard render FILE --svg OUT [--png OUT]`: a timeline picture of a pattern.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw a pattern's timeline as SVG (and PNG): events, curves, compiled drive, simulated acceleration.",
+        discussion: """
+            Four lanes on one axis in seconds: each event (height = intensity, colour = sharpness \
+            from blue dull to orange sharp; one <g class="event"> per event), parameter curves and \
+            dynamic parameters, the drive the compiled program puts across the actuator (played \
+            on a simulated chip configured like the board's actuator, never on hardware), and the \
+            acceleration envelope of an LRA model (Q 10) under that drive. --png converts the SVG \
+            with rsvg-convert or ImageMagick's convert when one is installed.
+
+            Examples:
+              hapticboard render Examples/notation/success-confirmation.hnl --svg success.svg
+              hapticboard render Examples/ahap/parameter-curves.ahap --svg curves.svg --png curves.png
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "A content file.")
+    var file: String
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the SVG.", valueName: "file"))
+    var svg: String
+
+    @Option(name: .long, help: ArgumentHelp("Also write a PNG here (needs rsvg-convert or convert).", valueName: "file"))
+    var png: String?
+
+    @Option(name: .long, help: "The actuator whose configuration the drive is simulated with (default: the board's first).")
+    var actuator: String?
+
+    struct Document: Encodable {
+        var file: String
+        var svg: String
+        var png: String?
+        var events: Int
+        var duration: Double
+    }
+
+    func run() throws {
+        options.bootstrapLogging()
+        let content: LoadedContent
+        do {
+            content = try ContentLoader.load(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw CommandLineError.content(error.description)
+        }
+        let board = try BoardChips.open(board: options.resolvedBoard, simulatingEveryBus: true)
+        let target = try board.actuator(named: actuator)
+        guard let simulation = target.simulation else { throw CommandLineError.noActuators(board: board.boardName) }
+        let program = target.compile(content.pattern, capabilities: try target.compilationCapabilities())
+        let playback = try SimulatedPlayback(program, on: target, simulation: simulation)
+        let span = max(program.duration, content.pattern.duration) + SimulatedPlayback.ringDown.secondsValue
+        let picture = TimelinePicture(title: "\((file as NSString).lastPathComponent) on \(board.boardName)/\(target.name)", pattern: content.pattern, playback: playback, span: span)
+        do {
+            try picture.svg.write(toFile: svg, atomically: true, encoding: .utf8)
+        } catch {
+            throw CommandLineError.cannotWrite(path: svg, reason: error.localizedDescription)
+        }
+        if let png { try PNGConverter.convert(svg: svg, to: png) }
+        let document = Document(file: file, svg: svg, png: png, events: content.pattern.events.count, duration: program.duration)
+        if options.json {
+            try printJSON(document)
+        } else {
+            print("\(svg): \(document.events) event(s), \(ContentSummary.number(span)) s\(png.map { "; \($0)" } ?? "")")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ActuatorHAL
+import Foundation
+import HapticRuntime
+
+/// What `play` was asked to play, read into patterns.
+struct PlayContent {
+    /// A pattern and what to call it in output.
+    struct Item {
+        var name: String
+        var content: LoadedContent
+    }
+
+    /// The DRV2605 ROM's effect ids.
+    static let effectIDs = 1...123
+
+    var items: [Item]
+
+    /// Exactly one of: files, notation text, a ROM effect id.
+    init(files: [String], notation: String?, effect: Int?) throws {
+        let given = (files.isEmpty ? 0 : 1) + (notation == nil ? 0 : 1) + (effect == nil ? 0 : 1)
+        guard given == 1 else { throw CommandLineError.contentSources(given: given) }
+        if let notation {
+            items = [Item(name: "--notation", content: try Self.load { () throws(ContentLoadingError) in
+                try ContentLoader.parse(Self.notationLines(notation), format: .notation, file: "--notation")
+            })]
+        } else if let effect {
+            items = [Item(name: "effect \(effect)", content: LoadedContent(format: .notes, pattern: try Self.pattern(playingEffect: effect)))]
+        } else {
+            items = try files.map { file in
+                Item(name: file, content: try Self.load { () throws(ContentLoadingError) in
+                    try ContentLoader.load(contentsOf: URL(fileURLWithPath: file))
+                })
+            }
+        }
+    }
+
+    /// `--notation` text with each `;` (and one space after it) starting a new line, so one shell
+    /// argument can hold several statements (`'loud sharp; . 0.2s; soft dull'`); further spaces
+    /// are indentation, as at the start of a line. Error positions count those lines.
+    static func notationLines(_ text: String) -> String {
+        text.replacingOccurrences(of: "; ", with: "\n").replacingOccurrences(of: ";", with: "\n")
+    }
+
+    /// A pattern of one transient whose ROM cue is effect `id`: chips with a library play the
+    /// effect itself; others play the transient.
+    static func pattern(playingEffect id: Int) throws(CommandLineError) -> HapticPattern {
+        guard effectIDs.contains(id), let byte = UInt8(exactly: id) else { throw .invalidEffect(id) }
+        var event = HapticEvent(type: .hapticTransient, time: 0)
+        let duration = CompilerOptions().romEffectDuration
+        event.romCue = ROMCue(group: 0, lraSteps: [.effect(byte)], ermSteps: [.effect(byte)], duration: duration)
+        return HapticPattern(events: [event])
+    }
+
+    private static func load(_ body: () throws(ContentLoadingError) -> LoadedContent) throws(CommandLineError) -> LoadedContent {
+        do {
+            return try body()
+        } catch {
+            throw .content(error.description)
+        }
+    }
+
+    /// Events in one pass over every item.
+    var eventCount: Int { items.reduce(0) { $0 + $1.content.pattern.events.count } }
+}

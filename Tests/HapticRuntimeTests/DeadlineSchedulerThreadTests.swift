@@ -1,0 +1,77 @@
+import ActuatorHAL
+import HardwareMocks
+import XCTest
+@testable import HapticRuntime
+
+/// The timing thread on a `VirtualClock` whose sleeps block until the test advances time: the test
+/// waits for the thread to be asleep (`waitForSleeper`) and for actions (expectations) instead of
+/// sleeping on wall time.
+final class DeadlineSchedulerThreadTests: XCTestCase {
+    func testEarlierCommandWakesTheSleepingThreadAndDispatchesFirst() throws {
+        let clock = VirtualClock(sleepAdvancesTime: false)
+        let scheduler = DeadlineScheduler(clock: clock)
+        let log = ActionLog()
+        let early = expectation(description: "early command ran")
+        let late = expectation(description: "late command ran")
+        scheduler.schedule(at: ms(10), class: .transient, costKey: "k") {
+            log.append("late", at: clock.now)
+            late.fulfill()
+        }
+        scheduler.startThread(realtime: .none)
+        defer { scheduler.stopThread() }
+
+        let firstSleep = try XCTUnwrap(clock.waitForSleeper(), "the thread sleeps toward the 10 ms command")
+        XCTAssertLessThan(firstSleep, ms(10))
+        XCTAssertGreaterThan(firstSleep, ms(5))
+
+        scheduler.schedule(at: ms(5), class: .transient, costKey: "k") {
+            log.append("early", at: clock.now)
+            early.fulfill()
+        }
+        let secondSleep = try XCTUnwrap(clock.waitForSleeper(deadlineAtOrBefore: ms(5)), "woken early, it sleeps toward 5 ms")
+        XCTAssertGreaterThan(secondSleep, ms(4))
+
+        clock.advance(to: ms(5))
+        wait(for: [early], timeout: 10)
+        XCTAssertEqual(log.entries, [.init(label: "early", time: ms(5))])
+
+        clock.advance(to: ms(10))
+        wait(for: [late], timeout: 10)
+        XCTAssertEqual(log.entries.map(\.label), ["early", "late"])
+        XCTAssertEqual(log.entries.last?.time, ms(10))
+        XCTAssertEqual(scheduler.metrics.lateness.maximum, .zero)
+    }
+
+    func testIdleThreadPicksUpNewCommandsAndStopKeepsTheRestQueued() throws {
+        let clock = VirtualClock(sleepAdvancesTime: false)
+        let scheduler = DeadlineScheduler(clock: clock)
+        let ran = expectation(description: "command ran")
+        scheduler.startThread(realtime: .none)
+        scheduler.schedule(at: ms(2), class: .control, costKey: "k") { ran.fulfill() }
+        XCTAssertNotNil(clock.waitForSleeper(deadlineAtOrBefore: ms(2)))
+        clock.advance(to: ms(2))
+        wait(for: [ran], timeout: 10)
+
+        scheduler.schedule(at: ms(50), class: .control, costKey: "k") {}
+        XCTAssertNotNil(clock.waitForSleeper(deadlineAtOrBefore: ms(50)))
+        scheduler.stopThread()
+        XCTAssertEqual(scheduler.pendingCount, 1, "stopping leaves pending commands queued")
+        XCTAssertEqual(scheduler.metrics.dispatched, 1)
+    }
+
+    func testStopThreadFromAnActionDoesNotDeadlock() {
+        let clock = VirtualClock(sleepAdvancesTime: false)
+        let scheduler = DeadlineScheduler(clock: clock)
+        let ran = expectation(description: "stopping action ran")
+        scheduler.schedule(at: ms(1), class: .control, costKey: "k") {
+            scheduler.stopThread()
+            ran.fulfill()
+        }
+        scheduler.startThread(realtime: .none)
+        XCTAssertNotNil(clock.waitForSleeper(deadlineAtOrBefore: ms(1)))
+        clock.advance(to: ms(1))
+        wait(for: [ran], timeout: 10)
+        scheduler.stopThread()
+        XCTAssertEqual(scheduler.metrics.dispatched, 1)
+    }
+}

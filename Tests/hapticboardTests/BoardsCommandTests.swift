@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+
+/// `hapticboard boards list` and `boards check` on the shipped and on broken board files.
+final class BoardsCommandTests: XCTestCase {
+    private func shippedBoards() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: BuiltCommand.path("Boards"))
+            .filter { $0.hasSuffix(".yml") }
+            .sorted()
+    }
+
+    func testEveryShippedBoardPassesCheck() throws {
+        let boards = try shippedBoards()
+        XCTAssertGreaterThanOrEqual(boards.count, 5)
+        for board in boards {
+            let run = try BuiltCommand().run(["boards", "check", "Boards/\(board)"])
+            XCTAssertEqual(run.status, 0, "\(board): \(run.errorOutput)")
+            XCTAssertEqual(run.output, "Boards/\(board): ok\n")
+        }
+    }
+
+    func testListShowsSimAndEveryShippedBoard() throws {
+        let run = try BuiltCommand().run(["boards", "list", "--json"])
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        let entries = try XCTUnwrap(try run.json()["boards"] as? [[String: Any]])
+        XCTAssertEqual(entries.first?["name"] as? String, "sim")
+        XCTAssertEqual(entries.first?["source"] as? String, "built in")
+        let names = Set(entries.compactMap { $0["name"] as? String })
+        for board in try shippedBoards() {
+            XCTAssertTrue(names.contains(String(board.dropLast(4))), board)
+        }
+        for entry in entries {
+            XCTAssertNil(entry["problem"], "\(entry)")
+            XCTAssertNotNil(entry["description"] as? String, "\(entry)")
+        }
+    }
+
+    func testBrokenBoardFilesFailWithFileLineAndKey() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("boards-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let original = try String(contentsOfFile: BuiltCommand.path("Boards/raspberry-pi-4-drv2605l.yml"), encoding: .utf8)
+        let lineOf = { (key: String) -> Int in
+            (original.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(key + ":") } ?? -1) + 1
+        }
+        let cases: [(edit: (String, String), key: String, line: Int)] = [
+            (("vib-rated-mv: 2000", "vib-rated-mv: lots"), "actuators[0].vib-rated-mv", lineOf("vib-rated-mv")),
+            (("library-sel: 6", "library-sel: 6\n    vib-rated-volts: 2"), "actuators[0].vib-rated-volts", lineOf("library-sel") + 1),
+            (("bus: i2c1", "bus: i2c9"), "actuators[0].bus", lineOf("    bus")),
+        ]
+        for (index, testCase) in cases.enumerated() {
+            let text = original.replacingOccurrences(of: testCase.edit.0, with: testCase.edit.1)
+            XCTAssertNotEqual(text, original)
+            let file = folder.appendingPathComponent("broken-\(index).yml").path
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let run = try BuiltCommand().run(["boards", "check", file])
+            XCTAssertEqual(run.status, 1, file)
+            XCTAssertTrue(run.errorOutput.contains("\(file):\(testCase.line):"), "\(testCase.key): \(run.errorOutput)")
+            XCTAssertTrue(run.errorOutput.contains(testCase.key), "\(testCase.key): \(run.errorOutput)")
+        }
+    }
+
+    func testPlayOnABrokenBoardNamesTheProblem() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString).yml").path
+        try "board: x\nbuses: []\nactuators: 3\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try BuiltCommand().run(["play", "--board", file, "--effect", "1"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.errorOutput.hasPrefix("hapticboard: error: \(file):3:"), run.errorOutput)
+    }
+}

@@ -132,7 +132,7 @@ copy_with_libraries "$root/lane/bin" "$binaries_gpiod2/hapticboard" "$GPIOD2_LIB
 mv "$root/lane/bin/hapticboard" "$root/lane/bin/hapticboard-gpiod2"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard"
 strip "$root"/lane/bin/hapticboard* 2>/dev/null || true
-cp "$repository/Boards/kernel-lane.yml" "$root/lane/"
+cp "$repository/Boards/kernel-lane.yml" "$repository/Examples/ahap/continuous-envelopes.ahap" "$root/lane/"
 cp "$lane/guest/scenarios.sh" "$root/lane/"
 cp "$lane/guest/init" "$root/init"
 chmod +x "$root/init"

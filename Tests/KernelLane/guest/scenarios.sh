@@ -69,14 +69,57 @@ lane_setup() {
 
 # traced OUT ERR COMMAND…: runs COMMAND with its EN and SMBus events recorded in /tmp/trace.
 traced() {
-    local out=$1 err=$2 status
+    local status
+    traced_start "$@"
+    wait $TRACED_PID
+    status=$?
+    traced_finish
+    return $status
+}
+
+# traced_start OUT ERR COMMAND…: the same in the background; TRACED_PID is COMMAND's pid (the shell
+# that records its own pid execs it). traced_finish stops recording and saves /tmp/trace.
+traced_start() {
+    local out=$1 err=$2
     shift 2
     echo > $TRACING/trace
-    sh -c "echo \$\$ > $TRACING/set_event_pid; exec \"\$@\"" traced "$@" > "$out" 2> "$err"
-    status=$?
+    sh -c "echo \$\$ > $TRACING/set_event_pid; exec \"\$@\"" traced "$@" > "$out" 2> "$err" &
+    TRACED_PID=$!
+}
+traced_finish() {
     echo 1 > $TRACING/set_event_pid
     cat $TRACING/trace > /tmp/trace
-    return $status
+}
+
+# The traced command's events in order, one a line: `en LEVEL` when it drove EN, `w REG VALUE` for
+# an SMBus write to 0x5A and `r REG VALUE` for the chip's reply to a read (hex without 0x, as the
+# kernel prints them). The companion's own polling is left out by its pid, whatever the pid
+# filter let through. Reads FILE (default /tmp/trace).
+trace_events() {
+    awk -v gpio=$EN_GPIO -v companion="-$CHIP_PID" '
+        { at = index($1, companion) }
+        at > 0 && at == length($1) - length(companion) + 1 { next }
+        / gpio_value: / { split($0, parts, "gpio_value: "); split(parts[2], f, " ")
+                          if (f[1] == gpio && f[2] == "set") print "en", f[3]; next }
+        / smbus_(write|reply): .* a=05a / {
+            kind = ($0 ~ / smbus_write: /) ? "w" : "r"
+            match($0, / c=[0-9a-f]+/); register = substr($0, RSTART + 3, RLENGTH - 3)
+            match($0, /\[[0-9a-f ]*\]/); value = substr($0, RSTART + 1, RLENGTH - 2)
+            print kind, register, value }' "${1:-/tmp/trace}"
+}
+
+# "LEVELS TRANSFERS WHILE_LOW" of the traced command: the EN levels it drove in order (e.g. 010),
+# its SMBus transfers to 0x5A, and how many of those came while EN was not high.
+enable_summary() {
+    trace_events | awk '
+        $1 == "en" { level = $2; levels = levels $2; next }
+        { transfers++; if (level != 1) low++ }
+        END { printf "%s %d %d", (levels == "" ? "none" : levels), transfers, low }'
+}
+
+# The last value the traced command wrote to register REG (hex without 0x), or "none".
+last_write() {
+    trace_events | awk -v register=$1 '$1 == "w" && $2 == register { value = $3 } END { print (value == "" ? "none" : value) }'
 }
 
 scenario_probe() {
@@ -130,13 +173,7 @@ scenario_enable_line() {
         return
     fi
     after=$(cat $EN_VALUE)
-    # The companion's own polling is left out by its pid, whatever the pid filter let through.
-    summary=$(awk -v gpio=$EN_GPIO -v companion="-$CHIP_PID" '
-        index($1, companion) == length($1) - length(companion) + 1 { next }
-        / gpio_value: / { split($0, parts, "gpio_value: "); split(parts[2], f, " ")
-                          if (f[1] == gpio && f[2] == "set") { level = f[3]; levels = levels level } }
-        / smbus_(read|write): .* a=05a / { accesses++; if (level != 1) low++ }
-        END { printf "%s %d %d", (levels == "" ? "none" : levels), accesses, low }' /tmp/trace)
+    summary=$(enable_summary)
     set -- $summary
     if [ "$before" = 0 ] && [ "$1" = 01 ] && [ "$2" -gt 0 ] && [ "$3" = 0 ] && [ "$after" = 0 ]; then
         pass "EN ($build): HAPTIC_EN low at rest (gpio-sim value $before); traced EN set 0 then 1 before all $2 SMBus transfers to 0x5A, none while low; low after exit (value $after)"
@@ -194,6 +231,105 @@ scenario_chip_leaves_bus() {
     done
 }
 
+# play --effect: the driver fills the sequencer and sets GO; the companion clears GO when the
+# effect ends, which the driver must wait for; the last MODE write puts the chip in standby.
+scenario_play_effect() {
+    local build=$1 binary status seq1 seq2 go cleared mode
+    binary=$(hapticboard_of $build)
+    traced /tmp/play.out /tmp/play.err $binary play --effect 47 --board $BOARD --quiet
+    status=$?
+    seq1=$(last_write 4); seq2=$(last_write 5); mode=$(last_write 1)
+    go=$(trace_events | grep -c '^w c 01$')
+    # A reply of GO = 0 after the last GO write: the driver saw the companion end the effect.
+    cleared=$(trace_events | awk '$1 == "w" && $2 == "c" && $3 == "01" { seen = 1; cleared = 0 }
+                                  seen && $1 == "r" && $2 == "c" && $3 == "00" { cleared = 1 }
+                                  END { print cleared + 0 }')
+    if [ $status -eq 0 ] && [ "$seq1" = 2f ] && [ "$seq2" = 00 ] && [ "$go" -ge 1 ] && [ "$cleared" = 1 ] && [ "$mode" = 40 ]; then
+        pass "play --effect 47 ($build): WAV_FRM_SEQ1 <- 0x$seq1, WAV_FRM_SEQ2 <- 0x$seq2, GO <- 1 ($go time(s)), GO read back 0 after the effect, last MODE write 0x$mode (standby); exit 0"
+    else
+        fail "play --effect 47 ($build): expected exit 0, WAV_FRM_SEQ1 0x2f, WAV_FRM_SEQ2 0x00, a GO write, GO read back 0 after it and a last MODE write of 0x40 (standby); got exit $status, SEQ1 $seq1, SEQ2 $seq2, GO writes $go, GO cleared $cleared, last MODE $mode: $(first_line /tmp/play.err)"
+    fi
+}
+
+# play of an AHAP file with continuous events: real-time playback writes RTP_INPUT, ends at 0 and
+# in standby.
+scenario_play_ahap() {
+    local build=$1 binary status rtp_mode rtp_writes rtp_last mode
+    binary=$(hapticboard_of $build)
+    traced /tmp/ahap.out /tmp/ahap.err $binary play /lane/continuous-envelopes.ahap --board $BOARD --quiet
+    status=$?
+    rtp_mode=$(trace_events | grep -c '^w 1 05$')
+    rtp_writes=$(trace_events | grep -c '^w 2 ')
+    rtp_last=$(last_write 2); mode=$(last_write 1)
+    if [ $status -eq 0 ] && [ "$rtp_mode" -ge 1 ] && [ "$rtp_writes" -ge 2 ] && [ "$rtp_last" = 00 ] && [ "$mode" = 40 ]; then
+        pass "play continuous-envelopes.ahap ($build): MODE <- 0x05 (RTP), $rtp_writes RTP_INPUT writes ending with 0x$rtp_last, last MODE write 0x$mode (standby); exit 0"
+    else
+        fail "play continuous-envelopes.ahap ($build): expected exit 0, MODE 0x05, RTP_INPUT writes ending at 0x00 and a last MODE write of 0x40; got exit $status, MODE 0x05 writes $rtp_mode, RTP_INPUT writes $rtp_writes (last $rtp_last), last MODE $mode: $(first_line /tmp/ahap.err)"
+    fi
+}
+
+# status wakes the chip (initialisation), reads STATUS and switches it off: EN 0, 1, then 0 again
+# with every transfer while high, and gpio-sim's side low afterwards.
+scenario_status_sleeps() {
+    local build=$1 binary status after
+    binary=$(hapticboard_of $build)
+    traced /tmp/status.out /tmp/status.err $binary status --board $BOARD
+    status=$?
+    after=$(cat $EN_VALUE)
+    set -- $(enable_summary)
+    if [ $status -eq 0 ] && [ "$1" = 010 ] && [ "$2" -gt 0 ] && [ "$3" = 0 ] && [ "$after" = 0 ] && [ "$(last_write 1)" = 40 ]; then
+        pass "status ($build): traced EN set 0, 1, 0 (sleep) with all $2 SMBus transfers while high, last MODE write 0x40; gpio-sim value $after after; exit 0"
+    else
+        fail "status ($build): expected exit 0, EN levels '010' with every transfer while high, a last MODE write of 0x40 and gpio-sim value 0 after; got exit $status, levels $1, transfers $2, while-low $3, last MODE $(last_write 1), value $after: $(first_line /tmp/status.err)"
+    fi
+}
+
+# play --loop runs until SIGINT. While it plays, every register the driver's initialisation wrote
+# (between MODE <- 0x00 and MODE <- 0x40 of the wake) holds that value in the chip, read with
+# i2cget; EN is high from gpio-sim's side. SIGINT then stops it: exit 130, GO <- 0 and a last MODE
+# write of 0x40 (standby), EN low from gpio-sim's side afterwards.
+scenario_play_interrupted() {
+    local build=$1 binary status tries=0 during after initialisation mismatches="" compared=0 register value actual
+    binary=$(hapticboard_of $build)
+    traced_start /tmp/loop.out /tmp/loop.err $binary play --effect 47 --loop --board $BOARD --quiet
+    until grep -q 'smbus_write: .* a=05a .* c=c .*\[01\]' $TRACING/trace; do
+        tries=$((tries + 1))
+        if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
+            kill -KILL $TRACED_PID 2> /dev/null; wait $TRACED_PID; traced_finish
+            fail "play --loop ($build): never set GO: $(first_line /tmp/loop.err)"
+            return
+        fi
+        sleep 0.05
+    done
+    during=$(cat $EN_VALUE)
+    cat $TRACING/trace > /tmp/trace
+    initialisation=$(trace_events | awk '$1 == "w" && $2 == "1" && $3 == "00" && !phase { phase = 1; next }
+                                         $1 == "w" && $2 == "1" && $3 == "40" && phase == 1 { phase = 2 }
+                                         phase == 1 && $1 == "w" { value[$2] = $3 }
+                                         END { for (register in value) print register "=" value[register] }')
+    for pair in $initialisation; do
+        register=${pair%=*}; value=${pair#*=}
+        actual=$(i2cget -y 0 0x5a 0x$register)
+        compared=$((compared + 1))
+        [ $((actual)) -eq $((0x$value)) ] || mismatches="$mismatches 0x$register:written=0x$value,i2cget=$actual"
+    done
+    kill -INT $TRACED_PID
+    wait $TRACED_PID
+    status=$?
+    traced_finish
+    after=$(cat $EN_VALUE)
+    if [ $compared -ge 5 ] && [ -z "$mismatches" ] && [ "$during" = 1 ]; then
+        pass "initialisation ($build): all $compared registers written between MODE 0x00 and 0x40 of the wake read back equal with i2cget while playing (EN value $during)"
+    else
+        fail "initialisation ($build): expected at least 5 initialisation writes, each read back equal with i2cget while EN is high; got $compared compared, EN value $during, differing:${mismatches:- none}"
+    fi
+    if [ $status -eq 130 ] && [ "$(last_write c)" = 00 ] && [ "$(last_write 1)" = 40 ] && [ "$after" = 0 ]; then
+        pass "SIGINT mid-play ($build): exit 130, last GO write 0x00, last MODE write 0x40 (standby), HAPTIC_EN value $after after exit"
+    else
+        fail "SIGINT mid-play ($build): expected exit 130, a last GO write 0x00, a last MODE write 0x40 and EN value 0 after; got exit $status, GO $(last_write c), MODE $(last_write 1), value $after: $(first_line /tmp/loop.err)"
+    fi
+}
+
 lane_main() {
     lane_setup || return
     for build in $BUILDS; do
@@ -201,6 +337,10 @@ lane_main() {
         scenario_registers $build
         scenario_enable_line $build
         scenario_line_busy $build
+        scenario_play_effect $build
+        scenario_play_ahap $build
+        scenario_status_sleeps $build
+        scenario_play_interrupted $build
         scenario_chip_leaves_bus $build
     done
     kill $CHIP_PID

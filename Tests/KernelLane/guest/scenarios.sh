@@ -12,8 +12,9 @@ TRACING=/sys/kernel/tracing
 STUB_CHIP_ADDRESS=/sys/module/i2c_stub/parameters/chip_addr
 BUILDS="libgpiod1 libgpiod2"
 
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
+# Each verdict carries the guest's uptime, so a slow scenario shows in the log.
+pass() { echo "PASS: $* [$(cut -d ' ' -f 1 /proc/uptime) s]"; }
+fail() { echo "FAIL: $* [$(cut -d ' ' -f 1 /proc/uptime) s]"; }
 first_line() { head -n 1 "$1" | cut -c 1-200; }
 
 # The hapticboard binary of a build: the system's libgpiod 1.6 or the backported 2.x.
@@ -48,7 +49,7 @@ lane_setup() {
     [ -n "$EN_GPIO" ] || { fail "setup: no global GPIO number for lane-sim line 0"; return 1; }
     echo "lane: gpio-sim $GPIO_CHIP, HAPTIC_EN = line 0 = GPIO $EN_GPIO, sim side $EN_VALUE"
 
-    hapticboard-chip --bus /dev/i2c-0 --address 0x5a --enable-value $EN_VALUE --verbose 2> /tmp/chip.log &
+    hapticboard-chip --bus /dev/i2c-0 --address 0x5a --enable-value $EN_VALUE --poll-us 4000 --verbose 2> /tmp/chip.log &
     CHIP_PID=$!
     local tries=0
     until grep -q ': ready' /tmp/chip.log; do
@@ -71,7 +72,7 @@ lane_setup() {
 traced() {
     local status
     traced_start "$@"
-    wait $TRACED_PID
+    traced_wait
     status=$?
     traced_finish
     return $status
@@ -85,6 +86,18 @@ traced_start() {
     echo > $TRACING/trace
     sh -c "echo \$\$ > $TRACING/set_event_pid; exec \"\$@\"" traced "$@" > "$out" 2> "$err" &
     TRACED_PID=$!
+}
+# Waits for the traced command; one that has not ended within 120 s is killed (status 137), so a
+# hang fails its scenario instead of the whole lane.
+traced_wait() {
+    local watchdog status
+    (sleep 120; kill -KILL $TRACED_PID 2> /dev/null) &
+    watchdog=$!
+    wait $TRACED_PID
+    status=$?
+    kill $watchdog 2> /dev/null
+    wait $watchdog 2> /dev/null
+    return $status
 }
 traced_finish() {
     echo 1 > $TRACING/set_event_pid
@@ -104,7 +117,9 @@ trace_events() {
         / smbus_(write|reply): .* a=05a / {
             kind = ($0 ~ / smbus_write: /) ? "w" : "r"
             match($0, / c=[0-9a-f]+/); register = substr($0, RSTART + 3, RLENGTH - 3)
-            match($0, /\[[0-9a-f ]*\]/); value = substr($0, RSTART + 1, RLENGTH - 2)
+            # The data follows the length; the first [...] on the line is the CPU number.
+            match($0, / l=[0-9]+ \[[0-9a-f -]*\]/); data = substr($0, RSTART, RLENGTH)
+            sub(/^ l=[0-9]+ \[/, "", data); sub(/\]$/, "", data); value = data
             print kind, register, value }' "${1:-/tmp/trace}"
 }
 
@@ -131,12 +146,14 @@ scenario_probe() {
     fi
     status=$(i2cget -y 0 0x5a 0x00)
     device_id=$(( (status >> 5) & 7 ))
-    if grep -q '"variant" : "DRV2605L"' /tmp/probe.json && grep -q '"address" : "0x5A"' /tmp/probe.json \
-        && grep -qF '"bus" : "\/dev\/i2c-0"' /tmp/probe.json && grep -q "\"deviceID\" : $device_id" /tmp/probe.json \
+    # Compared without layout or JSON's optional escaping of '/'.
+    tr -d ' \n\\' < /tmp/probe.json > /tmp/probe.flat
+    if grep -q '"variant":"DRV2605L"' /tmp/probe.flat && grep -q '"address":"0x5A"' /tmp/probe.flat \
+        && grep -q '"bus":"/dev/i2c-0"' /tmp/probe.flat && grep -q "\"deviceID\":$device_id" /tmp/probe.flat \
         && [ $device_id = 7 ]; then
         pass "probe ($build): hapticboard probe found DRV2605L at 0x5A on /dev/i2c-0 with DEVICE_ID $device_id; i2cget STATUS = $status"
     else
-        fail "probe ($build): expected DRV2605L at 0x5A on /dev/i2c-0 with DEVICE_ID 7 (i2cget STATUS = $status); got: $(tr -d '\n ' < /tmp/probe.json | cut -c 1-300)"
+        fail "probe ($build): expected DRV2605L at 0x5A on /dev/i2c-0 with DEVICE_ID 7 (i2cget STATUS = $status); got: $(cut -c 1-300 /tmp/probe.flat)"
     fi
 }
 
@@ -295,7 +312,7 @@ scenario_play_interrupted() {
     until grep -q 'smbus_write: .* a=05a .* c=c .*\[01\]' $TRACING/trace; do
         tries=$((tries + 1))
         if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
-            kill -KILL $TRACED_PID 2> /dev/null; wait $TRACED_PID; traced_finish
+            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
             fail "play --loop ($build): never set GO: $(first_line /tmp/loop.err)"
             return
         fi
@@ -314,7 +331,7 @@ scenario_play_interrupted() {
         [ $((actual)) -eq $((0x$value)) ] || mismatches="$mismatches 0x$register:written=0x$value,i2cget=$actual"
     done
     kill -INT $TRACED_PID
-    wait $TRACED_PID
+    traced_wait
     status=$?
     traced_finish
     after=$(cat $EN_VALUE)

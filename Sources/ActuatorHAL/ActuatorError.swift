@@ -5,6 +5,7 @@ public enum ActuatorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// the rest instead of silently dropping output.
     case unsupported(actuator: String, operation: String)
 
+    /// Which actuator refused what.
     public var description: String {
         switch self {
         case .unsupported(let actuator, let operation):

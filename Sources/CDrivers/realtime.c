@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -13,6 +14,9 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
+
+/* CAP_IPC_LOCK from linux/capability.h, which is not needed for anything else. */
+#define CAP_IPC_LOCK_BIT 14
 
 /* ---------------------------------------------------------------- real-time thread set-up */
 
@@ -28,7 +32,33 @@ int hb_rt_set_current_thread_timer_slack(unsigned long nanoseconds) {
     return 0;
 }
 
-int hb_rt_lock_all_memory(void) {
+/* CAP_IPC_LOCK in the effective set, from the CapEff line of /proc/self/status (no libcap needed). */
+static int has_ipc_lock_capability(void) {
+    FILE *status = fopen("/proc/self/status", "re");
+    if (status == NULL) return 0;
+    char line[256];
+    unsigned long long effective = 0;
+    int found = 0;
+    while (fgets(line, sizeof line, status) != NULL) {
+        if (sscanf(line, "CapEff: %llx", &effective) == 1) {
+            found = 1;
+            break;
+        }
+    }
+    fclose(status);
+    return found && (effective & (1ULL << CAP_IPC_LOCK_BIT)) != 0;
+}
+
+int hb_rt_lock_all_memory(uint64_t *memlock_limit) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_MEMLOCK, &limit) < 0) return errno;
+    *memlock_limit = limit.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)limit.rlim_cur;
+    /*
+     * Under a finite RLIMIT_MEMLOCK, MCL_FUTURE makes every later mmap fail once the limit is
+     * reached (malloc, thread stacks): a process that locked itself could not allocate any more.
+     * Lock only when the lock is unbounded.
+     */
+    if (limit.rlim_cur != RLIM_INFINITY && !has_ipc_lock_capability()) return EPERM;
     if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0) return errno;
     return 0;
 }

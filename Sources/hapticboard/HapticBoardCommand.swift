@@ -34,6 +34,7 @@ struct HapticBoardCommand: ParsableCommand {
             ProbeCommand.self,
             RegistersCommand.self,
             BoardsCommand.self,
+            BenchCommand.self,
         ]
     )
 
@@ -54,6 +55,8 @@ struct HapticBoardCommand: ParsableCommand {
         } catch let termination as CommandTermination {
             Foundation.exit(termination.exitStatus)
         } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+            // A command group run without a subcommand throws ArgumentParser's internal
+            // CommandError (help requested); its types are only recognisable by module.
             exitForArgumentParser(error)
         } catch {
             printError("hapticboard: error: \(error)")

@@ -17,13 +17,13 @@ final class EngineRig {
     let scheduler: DeadlineScheduler
     let engine: HapticEngine
 
-    init(idleTimeouts: IdleTimeouts = .default, maximumContinuousDrive: Duration? = nil, configuration: DRV2605Configuration = engineTestLRA) {
-        board = SimulatedBoard()
+    init(idleTimeouts: IdleTimeouts = .default, maximumContinuousDrive: Duration? = nil, configuration: DRV2605Configuration = engineTestLRA, variant: DRV2605Model.Variant = .drv2605L, compilerOptions: CompilerOptions = CompilerOptions()) {
+        board = SimulatedBoard(variant: variant)
         actuator = DRV2605Actuator(name: "main", driver: DRV2605(bus: board.bus, enableLine: board.enableLine, clock: board.clock), configuration: configuration)
         scheduler = DeadlineScheduler(clock: board.clock)
         engine = HapticEngine(
             actuators: [EngineActuator(actuator, idleTimeouts: idleTimeouts, maximumContinuousDrive: maximumContinuousDrive)],
-            clock: board.clock, scheduler: scheduler
+            clock: board.clock, scheduler: scheduler, compilerOptions: compilerOptions
         )
     }
 

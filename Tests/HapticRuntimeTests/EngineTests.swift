@@ -124,3 +124,96 @@ final class EngineTests: XCTestCase {
         }
     }
 }
+
+final class EngineDriveFrequencyTests: XCTestCase {
+    func testSharpnessSetsTheOpenLoopDriveFrequency() throws {
+        let openLoop = DRV2605Configuration(ratings: DRV2605Ratings(kind: .lra, loop: .open, ratedVoltage: 2.0, overdriveVoltage: 2.8, resonantFrequency: 175))
+        let rig = EngineRig(configuration: openLoop)
+        try rig.engine.start()
+        let pattern = HapticPattern(events: [TestPatterns.continuous(duration: 0.1, sharpness: 1), TestPatterns.continuous(at: 0.2, duration: 0.1, sharpness: 0)])
+        try rig.engine.makePlayer(with: pattern).start(atTime: 1.0)
+        rig.run(until: 2)
+        let sharp = try XCTUnwrap(rig.board.chip.drive.level(at: .at(1.05)).frequency)
+        let dull = try XCTUnwrap(rig.board.chip.drive.level(at: .at(1.25)).frequency)
+        // 175 Hz × (0.8 + 0.4 × sharpness), within one OL_LRA_PERIOD step.
+        XCTAssertEqual(sharp, 210, accuracy: 2)
+        XCTAssertEqual(dull, 140, accuracy: 2)
+        XCTAssertEqual(rig.scheduler.metrics.errors, 0)
+    }
+
+    func testClosedLoopRefusesADriveFrequency() throws {
+        let rig = EngineRig()
+        XCTAssertThrowsError(try rig.actuator.setDriveFrequency(200)) { error in
+            XCTAssertEqual(error as? ActuatorError, .unsupported(actuator: "main", operation: "setting the drive frequency (200.0 Hz)"))
+        }
+        XCTAssertThrowsError(try rig.actuator.writePCM([0, 1])) { error in
+            XCTAssertEqual("\(error)", "actuator main does not support PCM output (2 samples)")
+        }
+    }
+}
+
+final class EngineLifetimeTests: XCTestCase {
+    func testReleasingARunningEngineReportsEngineDestroyedAndLeavesStandby() throws {
+        let board = SimulatedBoard()
+        let actuator = DRV2605Actuator(name: "main", driver: DRV2605(bus: board.bus, enableLine: board.enableLine, clock: board.clock), configuration: engineTestLRA)
+        let scheduler = DeadlineScheduler(clock: board.clock)
+        let reasons = Collected<HapticEngine.StoppedReason>()
+        var engine: HapticEngine? = HapticEngine(actuators: ["main": actuator], clock: board.clock, scheduler: scheduler)
+        engine?.stoppedHandler = { reasons.append($0) }
+        try engine?.start()
+        try engine?.makePlayer(with: TestPatterns.taps(at: [0])).start(atTime: 1.0)
+        scheduler.run(until: .at(1.5))
+        XCTAssertEqual(actuator.powerState, .ready)
+        engine = nil
+        XCTAssertEqual(reasons.values, [.engineDestroyed])
+        XCTAssertEqual(actuator.powerState, .standby)
+        XCTAssertEqual(board.chip.register(0x01), 0x40)
+        // Pending idle timers no longer reach the released engine.
+        scheduler.run(until: .at(60))
+        XCTAssertEqual(actuator.powerState, .standby)
+    }
+
+    func testLeaveEngineRunningKeepsItRunning() throws {
+        let rig = EngineRig()
+        let finished = Collected<Bool>()
+        rig.engine.notifyWhenPlayersFinished = { error in
+            finished.append(error == nil)
+            return .leaveEngineRunning
+        }
+        try rig.engine.start()
+        try rig.engine.makePlayer(with: TestPatterns.taps(at: [0])).start(atTime: 1.0)
+        try rig.engine.makePlayer(with: TestPatterns.taps(at: [0.2])).start(atTime: 1.0)
+        rig.run(until: 2)
+        XCTAssertEqual(finished.values, [true], "once, when the last player finished")
+        XCTAssertTrue(rig.engine.isRunning)
+    }
+}
+
+final class EngineTimingThreadTests: XCTestCase {
+    /// The same engine on the scheduler's own thread: players started and cancelled from the test
+    /// thread while actions run on the timing thread. The test thread moves virtual time on in
+    /// small steps (the timing thread spins to each deadline on the clock).
+    func testPlayersOnTheTimingThread() throws {
+        let rig = EngineRig()
+        try rig.engine.start()
+        rig.scheduler.startThread(realtime: .none)
+        defer { rig.scheduler.stopThread() }
+        let finished = Collected<Bool>()
+        let player = try rig.engine.makeAdvancedPlayer(with: TestPatterns.taps(at: [0, 0.2]))
+        player.completionHandler = { finished.append($0 == nil) }
+        try player.start(atTime: 1.0)
+        let cancelled = try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 10))
+        try cancelled.start(atTime: 50)
+        try cancelled.cancel()
+        while finished.values.isEmpty, rig.now < .at(5) {
+            rig.board.clock.advance(by: .microseconds(50))
+        }
+        rig.scheduler.stopThread()
+        XCTAssertEqual(finished.values, [true])
+        // Time races ahead of the timing thread here, so a tap may be too late and dropped.
+        XCTAssertEqual(rig.goTimes.count + rig.scheduler.metrics.droppedLate, 2)
+        XCTAssertEqual(rig.scheduler.metrics.errors, 0)
+        XCTAssertEqual(rig.board.chip.register(0x02), 0)
+        XCTAssertFalse(cancelled.isPlaying)
+    }
+}

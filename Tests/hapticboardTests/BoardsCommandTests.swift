@@ -59,6 +59,20 @@ final class BoardsCommandTests: XCTestCase {
         }
     }
 
+    func testCheckJSONLocatesEachProblem() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString).yml").path
+        let text = try String(contentsOfFile: BuiltCommand.path("Boards/sim.yml"), encoding: .utf8)
+            .replacingOccurrences(of: "loop: closed", with: "loop: sideways")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try BuiltCommand().run(["boards", "check", "--json", file, "Boards/sim.yml"])
+        XCTAssertEqual(run.status, 1)
+        let files = try XCTUnwrap(try run.json()["files"] as? [[String: Any]])
+        let problem = try XCTUnwrap((files.first?["problems"] as? [[String: Any]])?.first)
+        XCTAssertEqual(problem["key"] as? String, "actuators[0].loop")
+        XCTAssertEqual(problem["line"] as? Int, (text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("loop: sideways") } ?? -1) + 1)
+        XCTAssertEqual((files.last?["problems"] as? [[String: Any]])?.count, 0)
+    }
+
     func testPlayOnABrokenBoardNamesTheProblem() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString).yml").path
         try "board: x\nbuses: []\nactuators: 3\n".write(toFile: file, atomically: true, encoding: .utf8)

@@ -68,6 +68,17 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertTrue(run.output.contains("program for"), run.output)
     }
 
+    func testActuatorIsChosenByName() throws {
+        let path = BuiltCommand.path("Examples/ahap/transients.ahap")
+        let run = try BuiltCommand().run(["inspect", "--program", "--json", "--board", "cm4-dual-drv2605l-tca9548a", "--actuator", "right", path])
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        let summary = try XCTUnwrap((try run.json()["files"] as? [[String: Any]])?.first)
+        XCTAssertEqual((summary["program"] as? [String: Any])?["actuator"] as? String, "right")
+        let unknown = try BuiltCommand().run(["inspect", "--program", "--board", "cm4-dual-drv2605l-tca9548a", "--actuator", "middle", path])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.errorOutput.contains("has no actuator 'middle'; it has left, right"), unknown.errorOutput)
+    }
+
     func testBrokenAHAPExitsWith1AndALocatedError() throws {
         let file = try temporaryFile("broken.ahap", "{\n  \"Pattern\": [\n    {\"Event\": {\"Time\": 0, \"EventType\": \"HapticTap\"}}\n  ]\n}\n")
         let run = try BuiltCommand().run(["inspect", file])

@@ -13,9 +13,9 @@ final class ProbeAndRegistersTests: XCTestCase {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    func testCommandsParseWithSimAsTheDefaultBoard() throws {
+    func testCommandsParseWithTheBoardLeftToTheDefaultChain() throws {
         let probe = try XCTUnwrap(HapticBoardCommand.parseAsRoot(["probe", "--json"]) as? ProbeCommand)
-        XCTAssertEqual(probe.options.board, "sim")
+        XCTAssertNil(probe.options.board)
         XCTAssertTrue(probe.options.json)
         let registers = try XCTUnwrap(HapticBoardCommand.parseAsRoot(["registers", "--board", "cm4"]) as? RegistersCommand)
         XCTAssertEqual(registers.options.board, "cm4")

@@ -10,10 +10,18 @@ final class RenderCommandTests: XCTestCase {
     private final class ClassCounter: NSObject, XMLParserDelegate {
         var counts: [String: Int] = [:]
         var root: String?
+        /// The drive polyline's points (x, y).
+        var drive: [(Double, Double)] = []
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
             if root == nil { root = name }
             if let type = attributes["class"] { counts[type, default: 0] += 1 }
+            if attributes["class"] == "drive", let points = attributes["points"] {
+                drive = points.split(separator: " ").compactMap { pair in
+                    let values = pair.split(separator: ",").compactMap { Double($0) }
+                    return values.count == 2 ? (values[0], values[1]) : nil
+                }
+            }
         }
     }
 
@@ -32,6 +40,9 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertEqual(counter.counts["event"], events)
         XCTAssertEqual(counter.counts["curve", default: 0], curves)
         XCTAssertEqual(counter.counts["drive"], 1)
+        // The simulated chip drove the actuator: the drive line leaves its baseline.
+        let baseline = counter.drive.first?.1 ?? 0
+        XCTAssertTrue(counter.drive.contains { $0.1 < baseline - 1 }, "flat drive: \(counter.drive.prefix(10))")
         XCTAssertEqual(counter.counts["acceleration"], 1)
         XCTAssertEqual(counter.counts["axis"], 1)
     }

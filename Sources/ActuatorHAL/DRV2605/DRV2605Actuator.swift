@@ -192,6 +192,19 @@ public final class DRV2605Actuator: Actuator {
         }
     }
 
+    /// Open-loop LRA on a chip with OL_LRA_PERIOD (DRV2605L, DRV2604L): writes the period for
+    /// `hertz`. Closed loop follows resonance and older chips have no such register: those throw
+    /// `ActuatorError.unsupported`.
+    public func setDriveFrequency(_ hertz: Double) throws {
+        guard capabilities.frequencyAdjustable, variant.hasOpenLoopPeriodRegister else {
+            throw ActuatorError.unsupported(actuator: name, operation: "setting the drive frequency (\(hertz) Hz)")
+        }
+        let period = try DRV2605OpenLoopPeriod.register(frequency: hertz)
+        try stoppingOnFailure {
+            try driver.writeRegister(.openLoopLRAPeriod, period)
+        }
+    }
+
     /// GO ← 0 and RTP_INPUT ← 0, keeping the power state and mode.
     public func stop() throws {
         guard powerState != .off else { return }

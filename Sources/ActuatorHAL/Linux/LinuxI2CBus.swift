@@ -16,7 +16,8 @@ public final class LinuxI2CBus: I2CBus {
     /// Whether transactions go out as SMBus byte-data commands because the adapter has no
     /// plain-I2C transfers but does have SMBus byte data.
     public let usesSMBusRegisterAccess: Bool
-    private let descriptor: CInt
+    /// The open i2c-dev descriptor; `EmergencyStop` arms the crash handler on it.
+    let descriptor: CInt
 
     /// Opens the i2c-dev node at `path`.
     /// - Throws: `I2CError.open` with the errno (ENOENT: no such bus or i2c-dev not loaded; EACCES:
@@ -46,6 +47,8 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     deinit {
+        // The crash handler must never write to a descriptor number the system may hand out again.
+        hb_emergency_disarm(descriptor)
         // Nothing useful can be done about a failed close here; the descriptor is gone either way.
         _ = hb_i2c_close(descriptor)
     }

@@ -21,8 +21,10 @@ public enum RealtimeThread {
         if fifo != 0 { setup.schedulingError = Errno(rawValue: fifo) }
         let slack = hb_rt_set_current_thread_timer_slack(timerSlackNanoseconds)
         if slack != 0 { setup.timerSlackError = Errno(rawValue: slack) }
-        let lock = hb_rt_lock_all_memory()
+        var memoryLimit: UInt64 = 0
+        let lock = hb_rt_lock_all_memory(&memoryLimit)
         if lock != 0 { setup.memoryLockError = Errno(rawValue: lock) }
+        setup.memoryLockLimit = memoryLimit
         var limit: UInt64 = 0
         if hb_rt_priority_limit(&limit) == 0 { setup.priorityLimit = limit }
         return setup
@@ -37,8 +39,12 @@ public struct RealtimeSetup: Sendable, Hashable {
     public var schedulingError: Errno?
     /// Why `PR_SET_TIMERSLACK` was refused.
     public var timerSlackError: Errno?
-    /// Why `mlockall` was refused (ENOMEM/EPERM: RLIMIT_MEMLOCK too small).
+    /// Why memory was not locked: EPERM when RLIMIT_MEMLOCK is finite and CAP_IPC_LOCK missing (locking
+    /// all future memory under a finite limit would make later allocations fail, so it is not tried);
+    /// otherwise what `mlockall` returned.
     public var memoryLockError: Errno?
+    /// The soft RLIMIT_MEMLOCK in bytes when it could be read (`UInt64.max` is unlimited).
+    public var memoryLockLimit: UInt64?
     /// The soft RLIMIT_RTPRIO when it could be read (`UInt64.max` is unlimited).
     public var priorityLimit: UInt64?
 
@@ -60,7 +66,8 @@ public struct RealtimeSetup: Sendable, Hashable {
             remedies.append("raise RLIMIT_RTPRIO to \(priority) (`ulimit -r \(priority)`, /etc/security/limits.d, or systemd `LimitRTPRIO=\(priority)`) or grant CAP_SYS_NICE")
         }
         if let memoryLockError {
-            refused.append("mlockall (\(memoryLockError))")
+            let limit = memoryLockLimit.map { $0 == .max ? "unlimited" : "\($0) bytes" } ?? "unknown"
+            refused.append("mlockall (\(memoryLockError), RLIMIT_MEMLOCK \(limit))")
             remedies.append("raise RLIMIT_MEMLOCK (`ulimit -l unlimited` or systemd `LimitMEMLOCK=infinity`) or grant CAP_IPC_LOCK")
         }
         if let timerSlackError {

@@ -120,8 +120,12 @@ void hb_pcm_close(hb_pcm *pcm);
 int hb_rt_set_current_thread_fifo(int priority);
 /* PR_SET_TIMERSLACK for the calling thread, in nanoseconds. */
 int hb_rt_set_current_thread_timer_slack(unsigned long nanoseconds);
-/* mlockall(MCL_CURRENT | MCL_FUTURE) for the whole process (needs RLIMIT_MEMLOCK or CAP_IPC_LOCK). */
-int hb_rt_lock_all_memory(void);
+/*
+ * mlockall(MCL_CURRENT | MCL_FUTURE) for the whole process, only when RLIMIT_MEMLOCK is unlimited or
+ * the process has CAP_IPC_LOCK (EPERM otherwise: a finite limit would make later allocations fail).
+ * *memlock_limit receives the soft RLIMIT_MEMLOCK in bytes, UINT64_MAX when unlimited.
+ */
+int hb_rt_lock_all_memory(uint64_t *memlock_limit);
 /* The soft RLIMIT_RTPRIO; UINT64_MAX when unlimited. */
 int hb_rt_priority_limit(uint64_t *soft_limit);
 
@@ -136,6 +140,24 @@ int hb_deadline_sleeper_open(int *timer_fd, int *wake_fd);
 int hb_deadline_sleeper_wait(int timer_fd, int wake_fd, int64_t deadline_ns, int *interrupted);
 int hb_deadline_sleeper_wake(int wake_fd);
 void hb_deadline_sleeper_close(int timer_fd, int wake_fd);
+
+/* ---------------------------------------------------------------- Emergency stop on fatal signals */
+
+/* Devices and writes per device the crash handler can hold. */
+#define HB_EMERGENCY_MAX_DEVICES 8
+#define HB_EMERGENCY_MAX_WRITES 4
+
+/*
+ * Arms the crash handler for a device: on SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT it writes
+ * `write_count` (register, value) pairs to `address` on the open i2c-dev descriptor `fd`, one
+ * I2C_RDWR each, then re-raises the signal with its default action. EINVAL for bad arguments,
+ * ENOSPC when HB_EMERGENCY_MAX_DEVICES are armed.
+ */
+int hb_emergency_arm(int fd, uint16_t address, const uint8_t *register_value_pairs, size_t write_count);
+/* Forgets every device armed on `fd` (call before closing it: the number may be reused). */
+void hb_emergency_disarm(int fd);
+/* Devices currently armed. */
+size_t hb_emergency_armed_count(void);
 
 #ifdef __cplusplus
 }

@@ -35,9 +35,12 @@ final class ActuatorChannel {
     func cost(of command: ActuatorCommand) -> (key: String, expected: Duration) {
         let write = actuator.capabilities.amplitudeUpdateCost
         switch command {
-        case .prepare: return (costKey("prepare"), actuator.budget(for: .prepare))
-        // One write per sequencer slot, the terminating slot and GO.
-        case .trigger(let steps): return (costKey("trigger"), write * (steps.count + 2))
+        // A prepare scheduled while the actuator is already ready may find it in the right mode and
+        // cost nothing: it learns its own lead so it cannot shrink the lead of real transitions.
+        case .prepare: return (costKey(actuator.powerState == .ready ? "prepare-if-needed" : "prepare"), actuator.budget(for: .prepare))
+        // One write per sequencer slot, the terminating slot when the sequencer is not full, and GO.
+        // Keyed by length: a long sequence's learned cost must not make a single click early.
+        case .trigger(let steps): return (costKey("trigger\(steps.count)"), write * (min(steps.count + 1, 8) + 1))
         case .amplitude: return (costKey("amplitude"), write)
         case .frequency: return (costKey("frequency"), write)
         case .pcm: return (costKey("pcm"), .zero)

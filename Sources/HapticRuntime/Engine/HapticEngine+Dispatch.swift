@@ -37,7 +37,8 @@ extension HapticEngine {
         case .prepare(let mode):
             let report = try actuator.prepare(for: mode)
             record(report, on: channel, automatic: true)
-            if report.from != report.to || mode != .realtimeAmplitude { channel.mixer.written = 0 }
+            // A real transition (not a no-op) leaves the drive silent: RTP is zeroed on entry.
+            if report.from != report.to || report.elapsed > .zero { channel.mixer.written = 0 }
         case .trigger(let steps):
             guard !isMutedForHaptics, !player.isMuted else { return }
             try actuator.play(effects: steps)
@@ -77,14 +78,16 @@ extension HapticEngine {
     }
 
     /// Takes `player` off `channel`: its level leaves the mix; the last player out stops the
-    /// actuator and arms the idle timers.
-    func release(_ player: HapticPatternPlayer, from channel: ActuatorChannel) throws {
+    /// actuator and arms the idle timers. With `standby` (an explicit stop or cancel, a forced
+    /// stop) the idle actuator goes to standby at once instead of after the standby timeout.
+    func release(_ player: HapticPatternPlayer, from channel: ActuatorChannel, standby: Bool = false) throws {
         channel.mixer.remove(player.id)
         channel.activePlayers.remove(player.id)
         if channel.activePlayers.isEmpty {
             channel.mixer = AmplitudeMixer(signed: channel.mixer.signed)
             cancelDriveCheck(on: channel)
             try channel.actuator.stop()
+            if standby { record(try channel.actuator.standby(), on: channel, automatic: true) }
             armIdleTimers(on: channel)
         } else {
             try writeMix(on: channel)

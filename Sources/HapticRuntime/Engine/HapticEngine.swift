@@ -78,7 +78,8 @@ public final class HapticEngine: @unchecked Sendable {
     }
     private var autoShutdown = false
 
-    /// An engine driving `actuators` (names must be unique; later duplicates are ignored).
+    /// An engine driving `actuators` (names must be unique; later duplicates are ignored). The
+    /// engine takes the scheduler's `errorHandler`: action errors are its faults to handle.
     public init(actuators: [EngineActuator], clock: any MonotonicClock, scheduler: DeadlineScheduler, compilerOptions: CompilerOptions = CompilerOptions()) {
         var seen = Set<String>()
         channels = actuators.filter { seen.insert($0.name).inserted }.map { ActuatorChannel($0, options: compilerOptions) }

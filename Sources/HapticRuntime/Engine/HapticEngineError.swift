@@ -21,6 +21,7 @@ public enum HapticEngineError: Error, CustomStringConvertible {
     /// The engine cut the output: the actuator drove longer than its continuous-drive limit.
     case continuousDriveLimit(DriveLimitEvent)
 
+    /// What went wrong, naming the actuator, time or file.
     public var description: String {
         switch self {
         case .unknownActuator(let name, let known):

@@ -13,6 +13,7 @@ extension HapticEngine {
         /// A driver failed and the chip could not even be stopped over the bus (EN dropped where possible).
         case deviceLost = -2
 
+        /// The reason in words, for logs.
         public var description: String {
             switch self {
             case .idleTimeout: "idle timeout"

@@ -15,7 +15,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
     let engine: HapticEngine
     let id: Int
     let channels: [ActuatorChannel]
-    private var pattern: HapticPattern
+    private let pattern: HapticPattern
+    private var sent = SentParameters()
     private var compiled: [String: ActuatorProgram] = [:]
 
     private struct Segment {
@@ -92,14 +93,16 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     /// Starts at an engine instant (Piano schedules notes back to back this way).
     func start(at instant: MonotonicInstant) throws {
+        // A restart drops the previous pass's level from the mix before the new one begins.
+        if segment != nil { try releaseAll() }
         let offset = startOffset
         startOffset = 0
         pausedOffset = nil
         try begin(from: offset, at: instant)
     }
 
-    /// Stops playback at `time` (0 = now): output stops, pending commands are dropped and the
-    /// completion handler is called.
+    /// Stops playback at `time` (0 = now): output stops, pending commands are dropped, actuators
+    /// no other player uses go to standby, and the completion handler is called.
     public func stop(atTime time: Double) throws {
         try atControlTime(time) { player in
             try player.stopNow(reporting: nil)
@@ -107,12 +110,12 @@ public class HapticPatternPlayer: @unchecked Sendable {
     }
 
     /// Stops at once and drops everything pending, including scheduled stops, pauses and resumes;
-    /// the completion handler is not called.
+    /// actuators no other player uses go to standby; the completion handler is not called.
     public func cancel() throws {
         try engine.locked {
             for token in controlTokens { engine.scheduler.cancel(token) }
             controlTokens = []
-            try releaseAll()
+            try releaseAll(standby: true)
             cancelScheduled()
             segment = nil
             pausedOffset = nil
@@ -125,7 +128,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
     public func sendParameters(_ parameters: [DynamicParameter], atTime time: Double) throws {
         try engine.locked {
             let base = try patternTime(forControlTime: time)
-            pattern.parameters += parameters.map { DynamicParameter($0.id, value: $0.value, time: base + $0.time) }
+            for parameter in parameters {
+                sent.add(DynamicParameter(parameter.id, value: parameter.value, time: base + parameter.time))
+            }
             try replan(from: base + (parameters.map(\.time).min() ?? 0))
         }
     }
@@ -134,7 +139,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     public func scheduleParameterCurve(_ curve: ParameterCurve, atTime time: Double) throws {
         try engine.locked {
             let base = try patternTime(forControlTime: time)
-            pattern.parameterCurves.append(ParameterCurve(curve.id, time: base + curve.time, controlPoints: curve.controlPoints))
+            sent.add(ParameterCurve(curve.id, time: base + curve.time, controlPoints: curve.controlPoints))
             try replan(from: base + curve.time)
         }
     }
@@ -207,7 +212,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     private func recompile() {
         for channel in channels {
-            compiled[channel.name] = engine.compile(pattern, for: channel)
+            compiled[channel.name] = engine.compile(sent.applied(to: pattern), for: channel)
         }
     }
 
@@ -229,7 +234,12 @@ public class HapticPatternPlayer: @unchecked Sendable {
         if loopEnabledValue {
             let boundary = deadline(forPatternTime: length)
             loopToken = engine.scheduleControl(at: boundary, key: "player/\(id)/loop") { [weak self] in
-                try self?.begin(from: 0, at: boundary)
+                guard let self else { return }
+                if !self.sent.isEmpty {
+                    self.sent.carryOver(loopLength: length)
+                    self.recompile()
+                }
+                try self.begin(from: 0, at: boundary)
             }
         }
     }
@@ -245,17 +255,18 @@ public class HapticPatternPlayer: @unchecked Sendable {
                 of: program, from: segment.offset, to: loopEnabledValue ? loopLength : nil,
                 modeSwitchCost: channel.actuator.budget(for: .prepare).secondsValue, includeStop: !loopEnabledValue
             )
+            let deadlines = commandDeadlines(sliced, on: channel)
             if replanTime == nil {
                 if sliced.isEmpty, !loopEnabledValue { emptyChannels.append(channel) }
-                if let first = sliced.first, channel.actuator.powerState == .off {
-                    let wakeBy = deadline(forPatternTime: first.time) - channel.actuator.budget(for: .prepare)
+                if let first = deadlines.first, channel.actuator.powerState == .off {
+                    let wakeBy = first - channel.actuator.budget(for: .prepare)
                     let entry = nextEntryNumber()
                     pending[entry] = Pending(token: engine.scheduleWake(of: channel, by: wakeBy), time: -.infinity)
                 }
             }
-            for command in sliced where command.time >= (replanTime ?? -.infinity) {
+            for (command, deadline) in zip(sliced, deadlines) where command.time >= (replanTime ?? -.infinity) {
                 let entry = nextEntryNumber()
-                let token = engine.schedule(command.command, on: channel, at: deadline(forPatternTime: command.time), for: self, entry: entry)
+                let token = engine.schedule(command.command, on: channel, at: deadline, for: self, entry: entry)
                 pending[entry] = Pending(token: token, time: command.time)
             }
         }
@@ -263,6 +274,22 @@ public class HapticPatternPlayer: @unchecked Sendable {
             try engine.release(self, from: channel)
             channelEnded(channel.name)
         }
+    }
+
+    /// When each command must have taken effect. A mode switch must be done before the bus is
+    /// needed for the first command of its mode, which is issued early by its own cost: so a
+    /// `.prepare` is due at the next command's deadline minus that command's expected cost.
+    private func commandDeadlines(_ sliced: [SlicedCommand], on channel: ActuatorChannel) -> [MonotonicInstant] {
+        var deadlines = sliced.map { deadline(forPatternTime: $0.time) }
+        var following: (deadline: MonotonicInstant, cost: Duration)?
+        for index in sliced.indices.reversed() {
+            if case .prepare = sliced[index].command {
+                if let following { deadlines[index] = min(deadlines[index], following.deadline - following.cost) }
+            } else {
+                following = (deadlines[index], channel.cost(of: sliced[index].command).expected)
+            }
+        }
+        return deadlines
     }
 
     private func nextEntryNumber() -> Int {
@@ -322,9 +349,10 @@ public class HapticPatternPlayer: @unchecked Sendable {
         loopToken = nil
     }
 
-    private func releaseAll() throws {
+    /// Takes this player off every actuator it uses; see `HapticEngine.release` for `standby`.
+    private func releaseAll(standby: Bool = false) throws {
         for channel in channels where channel.activePlayers.contains(id) {
-            try engine.release(self, from: channel)
+            try engine.release(self, from: channel, standby: standby)
         }
     }
 
@@ -343,9 +371,10 @@ public class HapticPatternPlayer: @unchecked Sendable {
     }
 
     /// Stops output now, drops what is pending and reports the end (`error` for a forced stop).
+    /// Idle actuators go to standby at once: a stop is not a pause before more content.
     func stopNow(reporting error: (any Error)?) throws {
         defer { finish(reporting: error) }
-        try releaseAll()
+        try releaseAll(standby: true)
     }
 
     private func finish(reporting error: (any Error)?) {

@@ -19,6 +19,7 @@ public struct DriveLimitEvent: Sendable, Hashable, CustomStringConvertible {
         self.limit = limit
     }
 
+    /// One line for logs and `play` summaries.
     public var description: String {
         "actuator \(actuator): continuous drive stopped after \((stoppedAt - driveStart).secondsValue) s (limit \(limit.secondsValue) s)"
     }

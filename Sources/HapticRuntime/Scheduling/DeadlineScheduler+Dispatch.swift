@@ -86,7 +86,7 @@ extension DeadlineScheduler {
             recordedMetrics.errors += 1
             return errorHandlerStorage
         }
-        logger.error("\(name): \(error)")
+        logger.error("\(error)")
         handler?(error, name)
     }
 }

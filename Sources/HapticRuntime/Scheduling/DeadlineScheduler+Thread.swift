@@ -49,7 +49,7 @@ extension DeadlineScheduler {
             do {
                 return try interruptible.makeInterruptibleSleeper()
             } catch {
-                logger.warning("\(name): no interruptible sleep (\(error)); waking every millisecond while commands are pending")
+                logger.warning("no interruptible sleep (\(error)); waking every millisecond while commands are pending")
             }
         }
         return SlicedClockSleeper(clock: clock)
@@ -115,7 +115,7 @@ extension DeadlineScheduler {
             return setup.warning != nil && !hasWarnedAboutRealtime
         }
         if shouldWarn, let warning = setup.warning {
-            logger.warning("\(name): \(warning)")
+            logger.warning("\(warning)")
         }
     }
 }

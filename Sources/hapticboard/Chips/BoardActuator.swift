@@ -67,3 +67,15 @@ extension BoardActuator {
         return PatternCompiler(capabilities: capabilities, options: options).compile(pattern)
     }
 }
+
+extension BoardChips {
+    /// The board file's `power` timeouts as the engine takes them; the engine's defaults where
+    /// the file gives none.
+    var idleTimeouts: IdleTimeouts {
+        let defaults = IdleTimeouts.default
+        return IdleTimeouts(
+            standby: power?.standbyTimeoutMs.map { .milliseconds($0) } ?? defaults.standby,
+            sleep: power?.offTimeoutMs.map { .milliseconds($0) } ?? defaults.sleep
+        )
+    }
+}

@@ -32,6 +32,8 @@ enum BoardChipsError: Error, CustomStringConvertible {
     case bus(I2CError)
     /// An enable line could not be requested.
     case enableLine(actuator: String, GPIOError)
+    /// The crash handler that stops a chip if the process dies could not be armed.
+    case emergencyStop(actuator: String, EmergencyStopError)
 
     var description: String {
         switch self {
@@ -43,6 +45,8 @@ enum BoardChipsError: Error, CustomStringConvertible {
             return "\(error)"
         case .enableLine(let actuator, let error):
             return "actuator \(actuator): cannot request its enable line: \(error)"
+        case .emergencyStop(let actuator, let error):
+            return "actuator \(actuator): cannot arm the crash stop: \(error)"
         }
     }
 }
@@ -52,6 +56,8 @@ enum BoardChipsError: Error, CustomStringConvertible {
 struct BoardChips {
     var boardName: String
     var chips: [OpenedChip]
+    /// The board file's power timeouts, if it gives any.
+    var power: PowerDescription?
 
     /// Opens `board`: `sim`, a path to a board file, or the name of a file in `Boards/` or
     /// `/etc/hapticboard/`. With `simulatingEveryBus` every bus is a simulated stand-in at the
@@ -102,7 +108,7 @@ struct BoardChips {
                 isStandIn: simulation != nil && bus.device != BuiltInBoard.simName
             ))
         }
-        return BoardChips(boardName: description.board, chips: chips)
+        return BoardChips(boardName: description.board, chips: chips, power: description.power)
     }
 
 }

@@ -34,6 +34,15 @@ struct LinuxBoardHardware {
         guard let address = I2CAddress(actuator.reg) else {
             throw .boardFile(file.problem(at: path.appending("reg"), "\(actuator.reg) is not a 7-bit I2C address"))
         }
+        if mux == nil {
+            // A crash must not leave the chip driving. Behind a mux the crash handler could not
+            // select the channel first, so only chips directly on a bus are armed.
+            do {
+                try EmergencyStop.arm(bus: parent, address: address)
+            } catch {
+                throw .emergencyStop(actuator: actuator.name, error)
+            }
+        }
         return DRV2605(bus: chipBus, address: address, enableLine: try enableLine(of: actuator, at: path, in: file), clock: clock)
     }
 

@@ -52,8 +52,29 @@ struct BoardsCommand: ParsableCommand {
         @Argument(help: "Board files (YAML), e.g. Boards/raspberry-pi-4-drv2605l.yml.")
         var files: [String]
 
+        @Flag(name: .long, help: "Print JSON (every file with its problems) instead of text.")
+        var json = false
+
+        /// `boards check --json`: one entry per file.
+        struct Document: Encodable {
+            struct Problem: Encodable {
+                var line: Int?
+                var column: Int?
+                var key: String?
+                var message: String
+                var description: String
+            }
+
+            struct File: Encodable {
+                var file: String
+                var problems: [Problem]
+            }
+
+            var files: [File]
+        }
+
         func run() throws {
-            var failed = false
+            var document = Document(files: [])
             for path in files {
                 let problems: [BoardFileError]
                 do {
@@ -62,14 +83,18 @@ struct BoardsCommand: ParsableCommand {
                 } catch {
                     problems = [error]
                 }
+                document.files.append(Document.File(file: path, problems: problems.map {
+                    Document.Problem(line: $0.line, column: $0.column, key: $0.keyPath?.description, message: $0.message, description: $0.description)
+                }))
+                guard !json else { continue }
                 if problems.isEmpty {
                     print("\(path): ok")
                 } else {
-                    failed = true
                     for problem in problems { printError(problem.description) }
                 }
             }
-            if failed { throw ExitCode.failure }
+            if json { try printJSON(document) }
+            if document.files.contains(where: { !$0.problems.isEmpty }) { throw ExitCode.failure }
         }
     }
 }

@@ -82,7 +82,7 @@ struct CalibrateCommand: ParsableCommand {
             try target.actuator.wake()
             printError("\(name): auto-calibration running (the chip allows up to \(ContentSummary.number(bound.secondsValue)) s)…")
             let started = target.chip.driver.clock.now
-            let result = try target.actuator.calibrate()
+            let result = try ProgressTicker.showing("\(name): calibrating") { try target.actuator.calibrate() }
             let took = target.chip.driver.clock.now - started
             printError("\(name): done in \(ContentSummary.number(took.secondsValue)) s; switching the chip off")
             try target.actuator.sleep()

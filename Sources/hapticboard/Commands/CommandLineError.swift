@@ -6,6 +6,8 @@ enum CommandLineError: Error, CustomStringConvertible {
     case noActuators(board: String)
     /// `play` got none, or more than one, of files, `--notation` and `--effect`.
     case contentSources(given: Int)
+    /// `--loop` over content without events would spin without playing anything.
+    case nothingToLoop
     /// `--effect` outside the ROM's ids.
     case invalidEffect(Int)
     /// `--rate` not a positive number.
@@ -33,6 +35,8 @@ enum CommandLineError: Error, CustomStringConvertible {
             return given == 0
                 ? "nothing to play: give content files, --notation 'TEXT' or --effect N"
                 : "give content files, --notation or --effect, not several of them"
+        case .nothingToLoop:
+            return "--loop: the content has no events to play"
         case .invalidEffect(let id):
             return "--effect \(id): DRV2605 ROM effect ids are 1–123"
         case .invalidRate(let rate):

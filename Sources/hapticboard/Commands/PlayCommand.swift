@@ -10,11 +10,12 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: "Play AHAP, Haptic Notation or note files, notation text, or a ROM effect on an actuator.",
         discussion: """
-            Files play one after the other. The chip is woken (with any stored calibration), each \
-            pattern is compiled for the actuator and played command by command at its deadline; \
-            then the chip goes to standby and a summary is printed: events, commands, late (more \
-            than 1 ms after the deadline), dropped (ROM triggers more than 20 ms late, amplitude \
-            updates overtaken by the next one) and every power transition against its budget.
+            Files play one after the other through the HapticEngine: the chip is woken ahead of \
+            the content (restoring any stored calibration), each pattern is compiled for the \
+            actuator and its commands run on the DeadlineScheduler's timing thread; then the \
+            chip goes to standby and a summary is printed: events, scheduled actions run, late \
+            (dispatched more than 1 ms late), dropped (late transients, stream values overtaken \
+            by newer ones), lateness p99 and worst, and every power transition against its budget.
 
             On the sim board the virtual clock runs at wall-clock pace and, when standard output \
             is a terminal, a live view shows the drive and the acceleration an LRA model gives \
@@ -43,7 +44,7 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A DRV2605 ROM effect id (1–123) to play instead of files.", valueName: "id"))
     var effect: Int?
 
-    @Option(name: .long, help: "The actuator to play on (default: the board's first).")
+    @Option(name: .long, help: "The actuator to play on (default: every actuator of the board).")
     var actuator: String?
 
     @Flag(name: .long, help: "Play again and again until stopped (Ctrl-C).")
@@ -55,100 +56,92 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "No live view and no content warnings; only the summary.")
     var quiet = false
 
-    @Flag(name: .long, help: "Do not play audio events (accepted for scripts; audio-driven actuators are not supported yet, so audio events are never played).")
+    @Flag(name: .long, help: "Leave audio events out (not counted, no warning). Actuators do not render audio events yet, so they are never played either way.")
     var noAudio = false
 
     @Flag(name: .long, help: "On the sim board, run the virtual clock as fast as possible instead of in real time (for tests).")
     var fast = false
 
+    /// The first pattern starts this long after the engine does, so the timing thread is up and
+    /// running (and the chip awake) before the first deadline rather than racing it.
+    static let startDelay = Duration.milliseconds(50)
+
+    /// With --fast, how far virtual time moves between checks for the end and for signals: small,
+    /// so the next file starts within a millisecond of the previous one's end.
+    static let fastStep = Duration.milliseconds(1)
+
     func run() throws {
         options.bootstrapLogging()
         let log = options.logger("play")
         guard rate.isFinite, rate > 0 else { throw CommandLineError.invalidRate(rate) }
-        let content = try PlayContent(files: files, notation: notation, effect: effect)
+        let given = try PlayContent(files: files, notation: notation, effect: effect)
+        let content = noAudio ? given.hapticsOnly() : given
+        if loop, content.eventCount == 0 { throw CommandLineError.nothingToLoop }
         if !quiet {
             for item in content.items { for warning in item.content.warnings { printError(warning.description) } }
         }
         let calibrations = try state.store.load()
         let board = try BoardChips.open(board: options.resolvedBoard)
-        let target = try board.actuator(named: actuator, calibrations: calibrations)
-        let signals = TerminationSignals()
-
+        let targets = try board.actuators(named: actuator, calibrations: calibrations)
+        // One clock drives the engine: the hardware's, or the first simulated chip's.
+        let target = targets[0]
         let clock: any MonotonicClock
         if let simulation = target.simulation {
             clock = fast ? simulation.clock : PacedClock(pacing: simulation.clock)
         } else {
             clock = target.chip.driver.clock
         }
-        let player = ProgramPlayer(actuator: target.actuator, clock: clock, rate: rate, frameInterval: LiveView.frameInterval) {
-            signals.received != nil
-        }
-        player.log = options.logger("player")
+        let playback = EnginePlayback(targets: targets, clock: clock, pace: target.simulation != nil && fast ? .stepped : .threaded, idleTimeouts: board.idleTimeouts)
+        // Installed before the timing thread starts, so every thread inherits the blocked signals.
+        // The guard stops the engine itself; the command then reports and exits with 128 + signal.
+        let signals = StopRequest()
+        let termination = TerminationGuard.install(engine: playback.engine) { status in signals.record(signal: status - 128) }
+        defer { termination.uninstall() }
         var liveView: LiveView?
         if let simulation = target.simulation, !quiet, !options.json, !fast, isatty(STDOUT_FILENO) == 1 {
-            let view = LiveView(chip: simulation.chip, model: try SimulatedLRA.model(resonantFrequency: target.chip.configuration.ratings.resonantFrequency), start: clock.now)
-            player.onFrame = { view.draw(at: $0) }
-            liveView = view
+            liveView = LiveView(chip: simulation.chip, clock: clock, model: try SimulatedLRA.model(resonantFrequency: target.chip.configuration.ratings.resonantFrequency))
         }
-
-        player.record(try target.actuator.wake())
-        let capabilities = target.actuator.capabilities
-        let programs = content.items.map { target.compile($0.content.pattern, capabilities: capabilities) }
-        for (item, program) in zip(content.items, programs) {
-            for warning in program.warnings where !quiet { printError("\(item.name): \(warning)") }
+        if !quiet {
+            let capabilities = target.configuredCapabilities
+            for item in content.items {
+                for warning in target.compile(item.content.pattern, capabilities: capabilities).warnings { printError("\(item.name): \(warning)") }
+            }
         }
-        log.info("playing \(content.items.count) item(s) on \(board.boardName)/\(target.name)")
+        log.info("playing \(content.items.count) item(s) on \(board.boardName)/\(targets.map(\.name).joined(separator: "+"))")
 
-        let started = clock.now
-        var passes = 0
+        let snapshot: (@Sendable () -> Void)? = liveView.map { view in { @Sendable in view.capture() } }
+        let started = clock.now + Self.startDelay
+        var announced = false
+        let frame = {
+            // Logged once the first deadline has passed, so a script (or test) knows output is under way.
+            if !announced, clock.now >= started {
+                announced = true
+                log.info("playback under way")
+            }
+            liveView?.draw()
+        }
+        let passes: Int
         do {
-            passes = try play(programs, with: player, on: clock)
-            try target.actuator.stop()
-            player.record(try target.actuator.standby())
+            passes = try playback.play(
+                content.items.map(\.content.pattern), loop: loop, rate: rate, startingAt: started,
+                frameInterval: fast ? Self.fastStep : LiveView.frameInterval, stopRequested: { signals.received != nil },
+                snapshot: snapshot, frame: frame
+            )
         } catch {
             // Whatever failed, the actuator must not keep driving.
-            _ = try? target.actuator.stop()
-            _ = try? target.actuator.standby()
+            try? playback.finish()
             liveView?.finish()
             throw error
         }
-        let elapsed = clock.now - started
+        let elapsed = max(.zero, clock.now - started)
+        try playback.finish()
         liveView?.finish()
 
-        let statistics = player.statistics
         let summary = PlaySummary(
-            board: board.boardName,
-            actuator: target.name,
-            content: content.items.map(\.name),
-            events: content.eventCount,
-            passes: passes,
-            commands: statistics.commands,
-            late: statistics.late,
-            dropped: statistics.dropped,
-            unsupported: statistics.unsupported,
-            maximumLatenessMicroseconds: (Double(statistics.maximumLateness.nanoseconds) / 100).rounded() / 10,
-            elapsedSeconds: elapsed.secondsValue,
-            transitions: statistics.transitions.map(TransitionRecord.init),
-            calibration: target.actuator.calibration == nil ? "none" : "stored",
-            stoppedBy: signals.received.map(TerminationSignals.name(of:)),
-            chip: target.simulation.map { PlaySummary.ChipState($0.chip) }
+            board: board.boardName, targets: targets, content: content, playback: playback,
+            passes: passes, elapsed: elapsed, stoppedBy: signals.received
         )
         if options.json { try printJSON(summary) } else { print(summary.text) }
         if let signal = signals.received { throw CommandTermination(signal: signal) }
-    }
-
-    /// Plays every program in turn (again and again with --loop) and waits for the chip to finish;
-    /// returns the passes started. Stops early when a signal arrives.
-    private func play(_ programs: [ActuatorProgram], with player: ProgramPlayer, on clock: any MonotonicClock) throws -> Int {
-        var passes = 0
-        repeat {
-            passes += 1
-            for program in programs {
-                let zero = clock.now + .nanoseconds(Int64((program.leadTime / rate * 1e9).rounded()))
-                guard try player.play(program, zeroAt: zero) else { return passes }
-            }
-        } while loop
-        _ = try player.waitUntilIdle()
-        return passes
     }
 }

@@ -5,7 +5,10 @@ import HardwareMocks
 /// One terminal line, redrawn at about 30 frames a second while `play` runs on the sim board: the
 /// chip's drive now, the acceleration the LRA model gives for it, and a strip of recent
 /// acceleration in block characters.
-final class LiveView {
+///
+/// `capture()` copies the chip's drive on the engine's timing thread, where the chip model is
+/// touched; `draw()` does the physics and the terminal output on the command's thread.
+final class LiveView: @unchecked Sendable {
     /// 30 frames a second.
     static let frameInterval = Duration.nanoseconds(33_333_333)
     /// Acceleration is simulated over this much recent drive; about five envelope time constants,
@@ -14,34 +17,44 @@ final class LiveView {
     static let barWidth = 20
     static let historyLength = 40
     private static let levels: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+    private static let partialCells: [Character] = [" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
     private let chip: DRV2605Model
+    private let clock: any MonotonicClock
     private let model: LRAModel
     private let start: MonotonicInstant
+    private let lock = NSLock()
+    /// The last capture; guarded by `lock`.
+    private var captured: (drive: DriveTimeline, time: MonotonicInstant)?
     private var history: [Double] = []
-    private var lastFrame: MonotonicInstant?
 
-    init(chip: DRV2605Model, model: LRAModel, start: MonotonicInstant) {
+    init(chip: DRV2605Model, clock: any MonotonicClock, model: LRAModel) {
         self.chip = chip
+        self.clock = clock
         self.model = model
-        self.start = start
+        start = clock.now
     }
 
-    /// Draws the frame for `now`, at most once per frame interval.
-    func draw(at now: MonotonicInstant) {
-        if let lastFrame, now - lastFrame < Self.frameInterval { return }
-        lastFrame = now
-        let drive = abs(chip.drive.level(at: now).amplitude)
-        let trace = model.response(to: chip.drive, from: now - Self.window, to: now)
+    /// Copies the chip's drive and the time (call where the chip model is not being changed).
+    func capture() {
+        let snapshot = (chip.drive, clock.now)
+        lock.withLock { captured = snapshot }
+    }
+
+    /// Draws the last capture.
+    func draw() {
+        guard let (drive, now) = lock.withLock({ captured }) else { return }
+        let level = abs(drive.level(at: now).amplitude)
+        let trace = model.response(to: drive, from: now - Self.window, to: now)
         let recent = Int(Self.frameInterval.secondsValue * trace.sampleRate)
         let felt = trace.samples.suffix(recent).reduce(0) { max($0, abs($1)) }
         history.append(felt)
         if history.count > Self.historyLength { history.removeFirst(history.count - Self.historyLength) }
         let strip = String(history.map { Self.block(for: $0) })
         let time = String(format: "%7.2f", (now - start).secondsValue)
-        let driveText = String(format: "%4.2f", drive)
+        let driveText = String(format: "%4.2f", level)
         let feltText = String(format: "%4.2f", felt)
-        let line = "\r\(time) s  drive \(Self.bar(drive)) \(driveText)  felt \(Self.bar(felt)) \(feltText)  \(strip)\u{1B}[K"
+        let line = "\r\(time) s  drive \(Self.bar(level)) \(driveText)  felt \(Self.bar(felt)) \(feltText)  \(strip)\u{1B}[K"
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 
@@ -53,9 +66,8 @@ final class LiveView {
     /// A horizontal bar of `value` (0…1) in eighths of a cell.
     static func bar(_ value: Double) -> String {
         let eighths = Int((min(1, max(0, value)) * Double(barWidth * 8)).rounded())
-        let partial: [Character] = [" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
         var text = String(repeating: "█", count: eighths / 8)
-        if eighths % 8 > 0 { text.append(partial[eighths % 8]) }
+        if eighths % 8 > 0 { text.append(partialCells[eighths % 8]) }
         return "▕" + text.padding(toLength: barWidth, withPad: " ", startingAt: 0) + "▏"
     }
 

@@ -1,10 +1,11 @@
 import ActuatorHAL
 import HardwareMocks
 
-/// The sim board's virtual clock held to wall-clock pace: a sleep until a virtual instant first
-/// waits until the same offset has passed on CLOCK_MONOTONIC, then moves virtual time there. The
-/// chip model still advances virtual time by its own bus and settle times, and the pacing, being
-/// absolute, absorbs them rather than drifting.
+/// The sim board's virtual clock running in real time: reading it moves virtual time up to the
+/// wall-clock time elapsed since pacing began, and a sleep waits on CLOCK_MONOTONIC for the same
+/// offset. The chip model still jumps virtual time ahead by its own bus and settle times; the
+/// wall clock then catches up, so the offset never drifts. A timing thread that spins on `now`
+/// therefore sees time pass, as on hardware.
 final class PacedClock: MonotonicClock, Sendable {
     private let virtual: VirtualClock
     private let wall = SystemMonotonicClock()
@@ -18,7 +19,10 @@ final class PacedClock: MonotonicClock, Sendable {
         wallStart = wall.now
     }
 
-    var now: MonotonicInstant { virtual.now }
+    var now: MonotonicInstant {
+        virtual.advance(to: virtualStart + (wall.now - wallStart))
+        return virtual.now
+    }
 
     func sleep(until deadline: MonotonicInstant) throws {
         try wall.sleep(until: wallStart + (deadline - virtualStart))

@@ -1,6 +1,7 @@
 import ActuatorHAL
 import Foundation
 import HapticRuntime
+import HardwareMocks
 
 /// What `play` was asked to play, read into patterns.
 struct PlayContent {
@@ -42,11 +43,13 @@ struct PlayContent {
     }
 
     /// A pattern of one transient whose ROM cue is effect `id`: chips with a library play the
-    /// effect itself; others play the transient.
+    /// effect itself; others play the transient. The cue lasts as long as the simulated chip's
+    /// estimate for the effect (TI publishes no durations), so the player's final stop does not
+    /// cut a long buzz short.
     static func pattern(playingEffect id: Int) throws(CommandLineError) -> HapticPattern {
         guard effectIDs.contains(id), let byte = UInt8(exactly: id) else { throw .invalidEffect(id) }
         var event = HapticEvent(type: .hapticTransient, time: 0)
-        let duration = CompilerOptions().romEffectDuration
+        let duration = max(CompilerOptions().romEffectDuration, DRV2605Model.estimatedDuration(ofEffect: byte).secondsValue)
         event.romCue = ROMCue(group: 0, lraSteps: [.effect(byte)], ermSteps: [.effect(byte)], duration: duration)
         return HapticPattern(events: [event])
     }
@@ -57,6 +60,15 @@ struct PlayContent {
         } catch {
             throw .content(error.description)
         }
+    }
+
+    /// The same content without audio events (`--no-audio`).
+    func hapticsOnly() -> PlayContent {
+        var copy = self
+        for index in copy.items.indices {
+            copy.items[index].content.pattern.events.removeAll { !$0.type.isHaptic }
+        }
+        return copy
     }
 
     /// Events in one pass over every item.

@@ -3,8 +3,13 @@ import HardwareMocks
 
 /// What `play` prints when it ends, normally or on a signal.
 struct PlaySummary: Encodable {
+    /// Later than this counts as late.
+    static let lateTolerance = Duration.milliseconds(1)
+
     /// The simulated chip's registers after playback: how tests see that it ended in standby, silent.
     struct ChipState: Encodable {
+        /// The actuator the chip drives.
+        var name: String
         /// MODE (0x01) and RTP_INPUT (0x02) as hex bytes.
         var mode: String
         var realtimeInput: String
@@ -13,7 +18,8 @@ struct PlaySummary: Encodable {
         /// The EN line is high.
         var enabled: Bool
 
-        init(_ chip: DRV2605Model) {
+        init(name: String, _ chip: DRV2605Model) {
+            self.name = name
             let mode = chip.register(DRV2605Register.mode.rawValue)
             self.mode = hexByte(mode)
             realtimeInput = hexByte(chip.register(DRV2605Register.realtimeInput.rawValue))
@@ -23,35 +29,68 @@ struct PlaySummary: Encodable {
     }
 
     var board: String
-    var actuator: String
+    /// The actuators played on (every one of the board's unless `--actuator` named one).
+    var actuators: [String]
     var content: [String]
     /// Events in one pass over the content.
     var events: Int
-    /// Passes started (more than one with --loop).
+    /// Passes over the content started (a single looping pattern loops inside one pass).
     var passes: Int
+    /// Scheduled actions the engine ran: commands, mode switches, power and timer actions.
     var commands: Int
+    /// Actions dispatched more than `lateTolerance` after their dispatch instant (from the
+    /// scheduler's lateness histogram, to its 1/64 resolution).
     var late: Int
+    /// Transients dropped for lateness plus stream values skipped because a newer one was due.
     var dropped: Int
-    var unsupported: Int
     var maximumLatenessMicroseconds: Double
+    var p99LatenessMicroseconds: Double
     /// Seconds on the player's clock from the first command to the end.
     var elapsedSeconds: Double
-    var transitions: [TransitionRecord]
+    /// Power transitions by kind, each with its slowest time against its budget.
+    var transitions: [TransitionTally]
     /// `stored` when a stored calibration was restored at wake, else `none`.
     var calibration: String
     /// `SIGINT` or `SIGTERM` when playback was stopped by one.
     var stoppedBy: String?
-    /// On the sim board: the chip after playback.
-    var chip: ChipState?
+    /// On the sim board: each simulated chip after playback.
+    var chips: [ChipState]
+
+    /// The summary of a finished (or stopped) playback: counters and lateness from the engine's
+    /// scheduler (live-view snapshots left out), its power transitions, and on the sim board the chip.
+    init(board: String, targets: [BoardActuator], content: PlayContent, playback: EnginePlayback, passes: Int, elapsed: Duration, stoppedBy signal: Int32?) {
+        let metrics = playback.scheduler.metrics
+        self.board = board
+        actuators = targets.map(\.name)
+        self.content = content.items.map(\.name)
+        events = content.eventCount
+        self.passes = passes
+        commands = metrics.dispatched - playback.snapshotCount
+        late = metrics.lateness.estimatedCount(above: Self.lateTolerance)
+        dropped = metrics.droppedLate + metrics.resynced
+        maximumLatenessMicroseconds = Self.microseconds(metrics.lateness.maximum)
+        p99LatenessMicroseconds = Self.microseconds(metrics.lateness.percentile(99))
+        elapsedSeconds = elapsed.secondsValue
+        transitions = TransitionTally.tallies(playback.engine.powerTransitions.map(\.report))
+        let stored = targets.filter { $0.actuator.calibration != nil }.count
+        calibration = stored == 0 ? "none" : stored == targets.count ? "stored" : "stored for \(stored) of \(targets.count)"
+        stoppedBy = signal.map(StopRequest.name(of:))
+        chips = targets.compactMap { target in target.simulation.map { ChipState(name: target.name, $0.chip) } }
+    }
+
+    /// Rounded to a tenth of a microsecond.
+    static func microseconds(_ duration: Duration) -> Double {
+        (Double(duration.nanoseconds) / 100).rounded() / 10
+    }
 
     var text: String {
         var lines = [
-            "played \(content.joined(separator: ", ")) on \(board)/\(actuator): \(events) event(s) × \(passes) pass(es), \(commands) commands in \(ContentSummary.number(elapsedSeconds)) s",
-            "late \(late), dropped \(dropped)\(unsupported > 0 ? ", unsupported \(unsupported)" : ""), worst lateness \(ContentSummary.number(maximumLatenessMicroseconds)) µs; calibration \(calibration)",
+            "played \(content.joined(separator: ", ")) on \(board)/\(actuators.joined(separator: "+")): \(events) event(s) × \(passes) pass(es), \(commands) commands in \(ContentSummary.number(elapsedSeconds)) s",
+            "late \(late), dropped \(dropped); lateness p99 \(ContentSummary.number(p99LatenessMicroseconds)) µs, worst \(ContentSummary.number(maximumLatenessMicroseconds)) µs; calibration \(calibration)",
         ]
         lines += transitions.map { "  \($0.text)" }
         if let stoppedBy { lines.append("stopped by \(stoppedBy); actuator stopped and in standby") }
-        if let chip { lines.append("chip: MODE \(chip.mode), RTP_INPUT \(chip.realtimeInput)\(chip.standby ? ", standby" : "")") }
+        for chip in chips { lines.append("chip \(chip.name): MODE \(chip.mode), RTP_INPUT \(chip.realtimeInput)\(chip.standby ? ", standby" : "")") }
         return lines.joined(separator: "\n")
     }
 }

@@ -1,0 +1,34 @@
+import ActuatorHAL
+import Foundation
+import HapticRuntime
+
+/// Collects lateness samples from whichever thread a timing method wakes on, and lets the
+/// benchmark wait for them.
+final class LatenessRecorder: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var histogram = LatenessHistogram()
+
+    /// Adds one sample and wakes a waiting benchmark.
+    func record(_ lateness: Duration) {
+        condition.lock()
+        histogram.record(lateness)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The samples so far.
+    var snapshot: LatenessHistogram {
+        condition.withLock { histogram }
+    }
+
+    /// Waits until `count` samples arrived or wall time reaches `giveUp`; false when it gave up.
+    func waitForSamples(_ count: Int, giveUp: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while histogram.count < count {
+            guard condition.wait(until: giveUp) else { return histogram.count >= count }
+        }
+        return true
+    }
+}

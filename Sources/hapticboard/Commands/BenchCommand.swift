@@ -1,0 +1,121 @@
+import ActuatorHAL
+import ArgumentParser
+import Dispatch
+import Foundation
+import HapticRuntime
+
+/// `hapticboard bench`: how late DeadlineScheduler, DispatchQueue.asyncAfter and Task.sleep wake
+/// on the same deadlines, what waking costs, and how much CPU the scheduler uses.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure timing: scheduler lateness vs DispatchQueue.asyncAfter vs Task.sleep, wake overhead, CPU use.",
+        discussion: """
+        (a) Every method wakes at the same periodic CLOCK_MONOTONIC deadlines, first on an idle \
+        machine, then with --load busy threads; lateness = callback start − deadline. \
+        (b) A zero-cost action is requested for "now" and timed until it runs, one request every \
+        millisecond so the waker is idle each time. \
+        (c) Process CPU time (getrusage) while the scheduler idles for 1 s and while each method \
+        streams 1,000 amplitude values 1 ms apart to a zero-cost sink. The machine is shared and \
+        noisy: compare methods within one run, as ratios. Takes about 3 × count × period per condition.
+        """
+    )
+
+    @Option(name: .long, help: "Busy threads spinning during the loaded condition (0: idle only).")
+    var load = 0
+
+    @Option(name: .long, help: "Deadlines per method and condition.")
+    var count = 2_000
+
+    @Option(name: .customLong("period-ms"), help: "Milliseconds between deadlines.")
+    var periodMilliseconds = 2.0
+
+    @Flag(name: .long, help: "Run the timing thread without asking for real-time priority.")
+    var noRealtime = false
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    /// The 1 kHz stream of part (c).
+    static let streamPeriod = Duration.milliseconds(1)
+    static let streamCount = 1_000
+    /// Requests in part (b).
+    static let overheadSamples = 1_000
+
+    func validate() throws {
+        guard load >= 0 else { throw ValidationError("--load must be 0 or more busy threads, not \(load).") }
+        guard count >= 1 else { throw ValidationError("--count must be at least 1, not \(count).") }
+        guard periodMilliseconds > 0, periodMilliseconds.isFinite else {
+            throw ValidationError("--period-ms must be a positive number of milliseconds, not \(periodMilliseconds).")
+        }
+    }
+
+    func run() throws {
+        let clock = SystemMonotonicClock()
+        let scheduler = DeadlineScheduler(clock: clock, name: "hapticboard-bench")
+        scheduler.startThread(realtime: noRealtime ? .none : .whenPermitted)
+        defer { scheduler.stopThread() }
+        let queue = DispatchQueue(label: "hapticboard.bench", qos: .userInteractive)
+        let period = Duration.nanoseconds(Int64((periodMilliseconds * 1_000_000).rounded()))
+        let periodic = PeriodicDeadlines(clock: clock, scheduler: scheduler, queue: queue, period: period, count: count)
+
+        var lateness: [BenchReport.LatenessRow] = []
+        let conditions = [("idle", 0)] + (load > 0 ? [("load \(load)", load)] : [])
+        for (condition, threads) in conditions {
+            printError("bench: (a) \(condition): \(count) deadlines × \(TimingMethod.allCases.count) methods…")
+            let busy = BusyLoad(threads: threads)
+            let results = TimingMethod.allCases.map { periodic.run($0) }
+            busy.stop()
+            lateness += BenchReport.latenessRows(condition: condition, results)
+        }
+
+        printError("bench: (b) wake overhead…")
+        let wake = WakeOverhead(clock: clock, scheduler: scheduler, queue: queue, samples: Self.overheadSamples)
+        let overhead = WakeOverhead.Method.allCases.map { method in
+            let (histogram, _) = wake.run(method)
+            return BenchReport.OverheadRow(
+                method: method.rawValue, samples: histogram.count,
+                p50Microseconds: BenchReport.microseconds(histogram.percentile(50)),
+                p99Microseconds: BenchReport.microseconds(histogram.percentile(99)),
+                maxMicroseconds: BenchReport.microseconds(histogram.maximum)
+            )
+        }
+
+        printError("bench: (c) CPU time…")
+        scheduler.cancelAll()
+        let idleSpan = Duration.seconds(1)
+        let idleCPU = ProcessCPUTime.measure { try? clock.sleep(for: idleSpan) }
+        let idleRow = BenchReport.cpuRow(state: "DeadlineScheduler idle", cpu: idleCPU, span: idleSpan)
+        let stream = PeriodicDeadlines(clock: clock, scheduler: scheduler, queue: queue, period: Self.streamPeriod, count: Self.streamCount)
+        let streamRows = TimingMethod.allCases.map { method in
+            let result = stream.run(method, stream: true)
+            return BenchReport.cpuRow(state: "1 kHz stream: \(method.rawValue)", cpu: result.cpu, span: result.span)
+        }
+
+        let report = BenchReport(
+            configuration: .init(
+                count: count, periodMilliseconds: periodMilliseconds, loadThreads: load,
+                cores: ProcessInfo.processInfo.activeProcessorCount, timingThread: Self.describe(scheduler.realtimeSetup),
+                spinWindowMicroseconds: BenchReport.microseconds(scheduler.spinWindow)
+            ),
+            lateness: lateness, overhead: overhead, cpu: [idleRow] + streamRows,
+            goals: BenchReport.goals(lateness: lateness, idleCPU: idleRow)
+        )
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(report.text)
+        }
+    }
+
+    private static func describe(_ setup: RealtimeSetup?) -> String {
+        guard let setup else { return "ordinary thread (real-time not requested)" }
+        return [
+            setup.schedulingError == nil ? "SCHED_FIFO \(setup.priority)" : "ordinary scheduling (SCHED_FIFO refused)",
+            setup.timerSlackError == nil ? "timer slack \(RealtimeThread.timerSlackNanoseconds) ns" : "default timer slack",
+            setup.memoryLockError == nil ? "memory locked" : "memory not locked",
+        ].joined(separator: ", ")
+    }
+}

@@ -1,0 +1,105 @@
+import ActuatorHAL
+import Foundation
+import HardwareMocks
+import SystemPackage
+import XCTest
+@testable import HapticRuntime
+
+final class SafetyTests: XCTestCase {
+    func testCancelMidStreamLeavesTheChipStoppedInStandby() throws {
+        let rig = EngineRig()
+        try rig.engine.start()
+        let player = try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 1))
+        try player.start(atTime: 1.0)
+        rig.run(until: 1.5)
+        XCTAssertGreaterThan(rig.drive(at: 1.5), 0.5)
+        try player.cancel()
+        XCTAssertEqual(rig.drive(at: rig.now.seconds), 0)
+        rig.assertStoppedInStandby()
+    }
+
+    func testBusFaultReachesHandlersAndLeavesTheChipStopped() throws {
+        let rig = EngineRig()
+        let reasons = Collected<HapticEngine.StoppedReason>()
+        let resets = Collected<Bool>()
+        rig.engine.stoppedHandler = { reasons.append($0) }
+        rig.engine.resetHandler = { resets.append(true) }
+        try rig.engine.start()
+        let pattern = HapticPattern(events: [TestPatterns.continuous(duration: 0.5), TestPatterns.continuous(at: 0.5, duration: 0.5, intensity: 0.5)])
+        let player = try rig.engine.makeAdvancedPlayer(with: pattern)
+        try player.start(atTime: 1.0)
+        rig.run(until: 1.3)
+        // The chip stops acknowledging the next transfer, the RTP write at 1.5 s (a missing ACK is not retried).
+        rig.board.bus.injectError(.noAcknowledge(bus: "sim", address: SimulatedBoard.chipAddress), onTransfer: 1)
+        rig.run(until: 3)
+        let failed = try XCTUnwrap(rig.board.bus.log.first { $0.error != nil })
+        XCTAssertEqual(failed.time.seconds, 1.5, accuracy: 0.001)
+        XCTAssertEqual(reasons.values, [.systemError])
+        XCTAssertEqual(resets.values, [true], "the chip was power-cycled and re-initialised")
+        XCTAssertFalse(rig.engine.isRunning)
+        XCTAssertFalse(player.isPlaying)
+        XCTAssertEqual(rig.drive(at: 1.6), 0, "nothing plays after the fault")
+        XCTAssertTrue(rig.writes(to: 0x02).filter { $0.end > failed.time }.allSatisfy { $0.value == 0 })
+        rig.assertStoppedInStandby()
+        XCTAssertEqual(rig.scheduler.metrics.errors, 1)
+    }
+
+    func testStuckBusIsADeviceLostWithENLow() throws {
+        let rig = EngineRig()
+        let reasons = Collected<HapticEngine.StoppedReason>()
+        let resets = Collected<Bool>()
+        rig.engine.stoppedHandler = { reasons.append($0) }
+        rig.engine.resetHandler = { resets.append(true) }
+        try rig.engine.start()
+        try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 1)).start(atTime: 1.0)
+        rig.run(until: 1.3)
+        rig.board.bus.isStuck = true
+        rig.run(until: 3)
+        XCTAssertEqual(reasons.values, [.deviceLost])
+        XCTAssertTrue(resets.values.isEmpty)
+        XCTAssertFalse(rig.board.chip.isEnabled, "EN dropped: the output stage is off whatever the bus does")
+        XCTAssertEqual(rig.drive(at: 3), 0)
+    }
+
+    func testContinuousDriveLimitCutsTheOutputAndTellsEveryone() throws {
+        let rig = EngineRig(maximumContinuousDrive: .milliseconds(50))
+        let events = Collected<DriveLimitEvent>()
+        rig.engine.driveLimitHandler = { events.append($0) }
+        try rig.engine.start()
+        let player = try rig.engine.makeAdvancedPlayer(with: TestPatterns.buzz(duration: 0.5))
+        let completions = Collected<String>()
+        player.completionHandler = { completions.append($0.map { "\($0)" } ?? "nil") }
+        try player.start(atTime: 1.0)
+        rig.run(until: 2)
+        XCTAssertGreaterThan(rig.drive(at: 1.04), 0.5)
+        XCTAssertEqual(rig.drive(at: 1.052), 0)
+        let event = try XCTUnwrap(rig.engine.driveLimitEvents.first)
+        XCTAssertEqual(event.limit, .milliseconds(50))
+        XCTAssertEqual((event.stoppedAt - event.driveStart).secondsValue, 0.05, accuracy: 0.001)
+        XCTAssertEqual(events.values, [event])
+        XCTAssertEqual(completions.values.count, 1)
+        XCTAssertTrue(completions.values[0].contains("continuous drive stopped"), completions.values[0])
+        XCTAssertFalse(player.isPlaying)
+    }
+
+    func testTerminationGuardStopsTheEngineAndExitsWith143() throws {
+        let rig = EngineRig()
+        try rig.engine.start()
+        try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 1)).start(atTime: 1.0)
+        rig.run(until: 1.5)
+        XCTAssertGreaterThan(rig.drive(at: 1.5), 0.5)
+        let exited = expectation(description: "exit")
+        let statuses = Collected<Int32>()
+        let guardian = TerminationGuard.install(engine: rig.engine) { status in
+            statuses.append(status)
+            exited.fulfill()
+        }
+        defer { guardian.uninstall() }
+        // Directed at the guard's thread: other threads of the test process do not block SIGTERM.
+        pthread_kill(try XCTUnwrap(guardian.signalThread), SIGTERM)
+        wait(for: [exited], timeout: 10)
+        XCTAssertEqual(statuses.values, [143])
+        rig.assertStoppedInStandby()
+        XCTAssertFalse(rig.engine.isRunning)
+    }
+}

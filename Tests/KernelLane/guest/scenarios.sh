@@ -265,6 +265,7 @@ scenario_play_effect() {
         pass "play --effect 47 ($build): WAV_FRM_SEQ1 <- 0x$seq1, WAV_FRM_SEQ2 <- 0x$seq2, GO <- 1 ($go time(s)), GO read back 0 after the effect, last MODE write 0x$mode (standby); exit 0"
     else
         fail "play --effect 47 ($build): expected exit 0, WAV_FRM_SEQ1 0x2f, WAV_FRM_SEQ2 0x00, a GO write, GO read back 0 after it and a last MODE write of 0x40 (standby); got exit $status, SEQ1 $seq1, SEQ2 $seq2, GO writes $go, GO cleared $cleared, last MODE $mode: $(first_line /tmp/play.err)"
+        echo "play --effect 47 ($build) printed:"; head -n 12 /tmp/play.out
     fi
 }
 

@@ -64,6 +64,11 @@ let package = Package(
             dependencies: ["ActuatorHAL", "HapticRuntime", "HardwareMocks"],
             path: "Examples/swift"
         ),
+        // The kernel lane's chip: runs the DRV2605 model against Linux's i2c-stub register file.
+        .executableTarget(
+            name: "hapticboard-chip",
+            dependencies: ["ActuatorHAL", "HardwareMocks"]
+        ),
         .testTarget(name: "ActuatorHALTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "HardwareMocksTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "HapticRuntimeTests", dependencies: ["HapticRuntime", "ActuatorHAL", "HardwareMocks"]),

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, runs every XCTest on the simulated hardware, and
-# compiles the C drivers against libgpiod 2.x as well as the system's 1.6.
+# The whole test suite: installs what is missing, runs every XCTest on the simulated hardware,
+# compiles the C drivers against libgpiod 2.x as well as the system's 1.6, then runs the kernel lane
+# (Tests/KernelLane/run.sh: the release binary against Debian's kernel under QEMU).
+# HAPTICBOARD_SKIP_LANE=1 skips the lane for a quick local run; CI always runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,3 +10,8 @@ Scripts/install-deps.sh
 swift build --build-tests
 swift test
 Scripts/build-libgpiod2.sh
+if [ "${HAPTICBOARD_SKIP_LANE:-0}" = 1 ]; then
+    echo "kernel lane: skipped (HAPTICBOARD_SKIP_LANE=1)" >&2
+else
+    Tests/KernelLane/run.sh
+fi

@@ -2,7 +2,8 @@ import CDrivers
 import SystemPackage
 
 /// An I2C adapter through Linux i2c-dev (`/dev/i2c-N`): each transaction is one combined
-/// `I2C_RDWR` transfer (repeated STARTs, one STOP).
+/// `I2C_RDWR` transfer (repeated STARTs, one STOP), or, on an adapter that speaks SMBus only
+/// (i2c-stub, PC SMBus controllers), the equivalent SMBus register commands (`SMBusRegisterAccess`).
 ///
 /// Every transaction is checked against `BCM2835TransferRule` first, on every adapter, so code that
 /// runs here also runs on a Raspberry Pi. Not `Sendable`: the descriptor serves one caller at a
@@ -12,6 +13,9 @@ public final class LinuxI2CBus: I2CBus {
     public let name: String
     /// SCL frequency as configured in the devicetree; i2c-dev cannot report it, so the board says it.
     public let speedHz: Int
+    /// Whether transactions go out as SMBus byte-data commands because the adapter has no
+    /// plain-I2C transfers but does have SMBus byte data.
+    public let usesSMBusRegisterAccess: Bool
     /// The open i2c-dev descriptor; `EmergencyStop` arms the crash handler on it.
     let descriptor: CInt
 
@@ -25,6 +29,16 @@ public final class LinuxI2CBus: I2CBus {
         self.name = path
         self.speedHz = speedHz
         self.descriptor = descriptor
+        // A node that does not answer I2C_FUNCS (not an adapter) keeps combined transfers, so their
+        // errors are the kernel's own.
+        var bits: UInt = 0
+        if hb_i2c_functionality(descriptor, &bits) == 0 {
+            let functionality = I2CAdapterFunctionality(rawValue: bits)
+            usesSMBusRegisterAccess = !functionality.contains(.plainI2C)
+                && functionality.contains([.smbusReadByteData, .smbusWriteByteData])
+        } else {
+            usesSMBusRegisterAccess = false
+        }
     }
 
     /// Opens `/dev/i2c-<busNumber>`.
@@ -44,6 +58,9 @@ public final class LinuxI2CBus: I2CBus {
     ///   refuses the shape; otherwise the kernel's errno mapped by `I2CError.transferFailure`.
     public func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
         try BCM2835TransferRule.check(operations, bus: name)
+        if usesSMBusRegisterAccess {
+            return try smbusTransaction(address: address, operations)
+        }
 
         // One contiguous buffer holds every message; each message points at its own slice.
         var storage: [UInt8] = []
@@ -75,6 +92,20 @@ public final class LinuxI2CBus: I2CBus {
             throw I2CError.transferFailure(Errno(rawValue: error), bus: name, address: address)
         }
         return slices.filter(\.isRead).map { Array(storage[$0.range]) }
+    }
+
+    /// `operations` as SMBus byte-data commands; the reads come back as one message's bytes.
+    private func smbusTransaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
+        var read: [UInt8] = []
+        for command in try SMBusRegisterAccess.commands(for: operations, bus: name) {
+            switch command {
+            case .readByteData(let register):
+                read.append(try readByteData(address: address, register: register))
+            case .writeByteData(let register, let value):
+                try writeByteData(address: address, register: register, value: value)
+            }
+        }
+        return operations.contains { if case .read = $0 { true } else { false } } ? [read] : []
     }
 
     /// Reads one register with the SMBus "read byte data" protocol (for adapters or tools that

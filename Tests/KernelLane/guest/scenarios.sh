@@ -1,0 +1,367 @@
+# Kernel lane scenarios, sourced by the guest's /init. Each scenario prints one `PASS: …` or
+# `FAIL: …` line saying what it compared; Tests/KernelLane/run.sh counts them.
+#
+# The guest: i2c-stub answers at 0x5A on /dev/i2c-0 and hapticboard-chip gives it the DRV2605L's
+# behaviour; gpio-sim provides the chip `lane-sim` whose line 0 is named HAPTIC_EN, the EN pin of
+# /lane/kernel-lane.yml. gpio-sim's sim_gpio0/value shows the level the line's holder drives; the
+# kernel's gpio_value and smbus tracepoints record, in one ordered log, every EN level and SMBus
+# transfer of the process under test.
+
+BOARD=/lane/kernel-lane.yml
+TRACING=/sys/kernel/tracing
+STUB_CHIP_ADDRESS=/sys/module/i2c_stub/parameters/chip_addr
+BUILDS=$(cat /lane/builds)
+
+# Each verdict carries the guest's uptime, so a slow scenario shows in the log.
+pass() { echo "PASS: $* [$(cut -d ' ' -f 1 /proc/uptime) s]"; }
+fail() { echo "FAIL: $* [$(cut -d ' ' -f 1 /proc/uptime) s]"; }
+first_line() { head -n 1 "$1" | cut -c 1-200; }
+
+# The hapticboard binary of a build: the system's libgpiod 1.6 or the backported 2.x.
+hapticboard_of() {
+    case $1 in
+        libgpiod1) echo hapticboard ;;
+        libgpiod2) echo hapticboard-gpiod2 ;;
+    esac
+}
+
+lane_setup() {
+    for module in configfs irq-sim-ext gpio-sim i2c-dev soundcore snd snd-timer snd-pcm snd-aloop; do
+        insmod /lib/modules/$module.ko || { fail "setup: insmod $module.ko"; return 1; }
+    done
+    insmod /lib/modules/i2c-stub.ko chip_addr=0x5a || { fail "setup: insmod i2c-stub.ko chip_addr=0x5a"; return 1; }
+    mount -t configfs none /sys/kernel/config
+    mount -t tracefs none $TRACING
+
+    local config=/sys/kernel/config/gpio-sim/lane
+    mkdir $config $config/bank0 $config/bank0/line0 $config/bank0/line1
+    echo 8 > $config/bank0/num_lines
+    echo lane-sim > $config/bank0/label
+    echo HAPTIC_EN > $config/bank0/line0/name
+    echo SPARE > $config/bank0/line1/name
+    echo 1 > $config/live || { fail "setup: gpio-sim bank did not go live"; return 1; }
+    GPIO_CHIP=$(cat $config/bank0/chip_name)
+    EN_VALUE=/sys/devices/platform/$(cat $config/dev_name)/$GPIO_CHIP/sim_gpio0/value
+    EN_GPIO=
+    for class in /sys/class/gpio/gpiochip*; do
+        [ "$(cat $class/label)" = lane-sim ] && EN_GPIO=$(cat $class/base)
+    done
+    [ -n "$EN_GPIO" ] || { fail "setup: no global GPIO number for lane-sim line 0"; return 1; }
+    echo "lane: gpio-sim $GPIO_CHIP, HAPTIC_EN = line 0 = GPIO $EN_GPIO, sim side $EN_VALUE"
+
+    hapticboard-chip --bus /dev/i2c-0 --address 0x5a --enable-value $EN_VALUE --poll-us 4000 --verbose 2> /tmp/chip.log &
+    CHIP_PID=$!
+    local tries=0
+    until grep -q ': ready' /tmp/chip.log; do
+        tries=$((tries + 1))
+        [ $tries -le 200 ] && kill -0 $CHIP_PID 2> /dev/null || { fail "setup: hapticboard-chip did not start: $(cat /tmp/chip.log)"; return 1; }
+        sleep 0.1
+    done
+    cat /tmp/chip.log
+
+    # Only processes started by `traced` (and their threads) are recorded: pid 1 makes no such
+    # calls, and the companion, started before, is not one of its children in the list.
+    echo 1 > $TRACING/set_event_pid
+    echo 1 > $TRACING/options/event-fork
+    echo 1 > $TRACING/events/gpio/gpio_value/enable
+    echo 1 > $TRACING/events/smbus/enable
+    echo 1 > $TRACING/events/i2c/enable
+}
+
+# traced OUT ERR COMMAND…: runs COMMAND with its EN and SMBus events recorded in /tmp/trace.
+traced() {
+    local status
+    traced_start "$@"
+    traced_wait
+    status=$?
+    traced_finish
+    return $status
+}
+
+# traced_start OUT ERR COMMAND…: the same in the background; TRACED_PID is COMMAND's pid (the shell
+# that records its own pid execs it). traced_finish stops recording and saves /tmp/trace.
+traced_start() {
+    local out=$1 err=$2
+    shift 2
+    echo > $TRACING/trace
+    sh -c "echo \$\$ > $TRACING/set_event_pid; exec \"\$@\"" traced "$@" > "$out" 2> "$err" &
+    TRACED_PID=$!
+}
+# Waits for the traced command; one that has not ended within 120 s is killed (status 137), so a
+# hang fails its scenario instead of the whole lane.
+traced_wait() {
+    local watchdog status
+    (sleep 120; kill -KILL $TRACED_PID 2> /dev/null) &
+    watchdog=$!
+    wait $TRACED_PID
+    status=$?
+    kill $watchdog 2> /dev/null
+    wait $watchdog 2> /dev/null
+    return $status
+}
+traced_finish() {
+    echo 1 > $TRACING/set_event_pid
+    cat $TRACING/trace > /tmp/trace
+}
+
+# The traced command's events in order, one a line: `en LEVEL` when it drove EN, `w REG VALUE` for
+# an SMBus write to 0x5A and `r REG VALUE` for the chip's reply to a read (hex without 0x, as the
+# kernel prints them). The companion's own polling is left out by its pid, whatever the pid
+# filter let through. Reads FILE (default /tmp/trace).
+trace_events() {
+    awk -v gpio=$EN_GPIO -v companion="-$CHIP_PID" '
+        { at = index($1, companion) }
+        at > 0 && at == length($1) - length(companion) + 1 { next }
+        / gpio_value: / { split($0, parts, "gpio_value: "); split(parts[2], f, " ")
+                          if (f[1] == gpio && f[2] == "set") print "en", f[3]; next }
+        / smbus_(write|reply): .* a=05a / {
+            kind = ($0 ~ / smbus_write: /) ? "w" : "r"
+            match($0, / c=[0-9a-f]+/); register = substr($0, RSTART + 3, RLENGTH - 3)
+            # The data follows the length; the first [...] on the line is the CPU number.
+            match($0, / l=[0-9]+ \[[0-9a-f -]*\]/); data = substr($0, RSTART, RLENGTH)
+            sub(/^ l=[0-9]+ \[/, "", data); sub(/\]$/, "", data); value = data
+            print kind, register, value }' "${1:-/tmp/trace}"
+}
+
+# "LEVELS TRANSFERS WHILE_LOW" of the traced command: the EN levels it drove in order (e.g. 010),
+# its SMBus transfers to 0x5A, and how many of those came while EN was not high.
+enable_summary() {
+    trace_events | awk '
+        $1 == "en" { level = $2; levels = levels $2; next }
+        { transfers++; if (level != 1) low++ }
+        END { printf "%s %d %d", (levels == "" ? "none" : levels), transfers, low }'
+}
+
+# The last value the traced command wrote to register REG (hex without 0x), or "none".
+last_write() {
+    trace_events | awk -v register=$1 '$1 == "w" && $2 == register { value = $3 } END { print (value == "" ? "none" : value) }'
+}
+
+scenario_probe() {
+    local build=$1 binary status device_id
+    binary=$(hapticboard_of $build)
+    if ! $binary probe --board $BOARD --json > /tmp/probe.json 2> /tmp/probe.err; then
+        fail "probe ($build): hapticboard probe --board kernel-lane.yml exited non-zero: $(first_line /tmp/probe.err)"
+        return
+    fi
+    status=$(i2cget -y 0 0x5a 0x00)
+    device_id=$(( (status >> 5) & 7 ))
+    # Compared without layout or JSON's optional escaping of '/'.
+    tr -d ' \n\\' < /tmp/probe.json > /tmp/probe.flat
+    if grep -q '"variant":"DRV2605L"' /tmp/probe.flat && grep -q '"address":"0x5A"' /tmp/probe.flat \
+        && grep -q '"bus":"/dev/i2c-0"' /tmp/probe.flat && grep -q "\"deviceID\":$device_id" /tmp/probe.flat \
+        && [ $device_id = 7 ]; then
+        pass "probe ($build): hapticboard probe found DRV2605L at 0x5A on /dev/i2c-0 with DEVICE_ID $device_id; i2cget STATUS = $status"
+    else
+        fail "probe ($build): expected DRV2605L at 0x5A on /dev/i2c-0 with DEVICE_ID 7 (i2cget STATUS = $status); got: $(cut -c 1-300 /tmp/probe.flat)"
+    fi
+}
+
+scenario_registers() {
+    local build=$1 binary compared=0 mismatches="" address value actual
+    binary=$(hapticboard_of $build)
+    if ! $binary registers --board $BOARD --json > /tmp/registers.json 2> /tmp/registers.err; then
+        fail "registers ($build): hapticboard registers exited non-zero: $(first_line /tmp/registers.err)"
+        return
+    fi
+    # Register entries carry "address" then "value" as hex strings; field values are plain numbers.
+    awk '/"address" : "0x/ { gsub(/[",]/, "", $3); address = $3 }
+         /"value" : "0x/ { gsub(/[",]/, "", $3); print address, $3 }' /tmp/registers.json > /tmp/registers.pairs
+    while read address value; do
+        actual=$(i2cget -y 0 0x5a $address)
+        compared=$((compared + 1))
+        [ $((actual)) -eq $((value)) ] || mismatches="$mismatches $address:json=$value,i2cget=$actual"
+    done < /tmp/registers.pairs
+    if [ $compared -eq 35 ] && [ -z "$mismatches" ]; then
+        pass "registers ($build): all 35 registers of hapticboard registers --json equal i2cget reads (STATUS $(i2cget -y 0 0x5a 0x00), MODE $(i2cget -y 0 0x5a 0x01))"
+    else
+        fail "registers ($build): compared $compared of 35 registers with i2cget; differing:${mismatches:- none}"
+    fi
+}
+
+# The EN line from gpio-sim's side at rest, and from the kernel's trace while the command runs:
+# every SMBus transfer of the command must come after EN was driven high.
+scenario_enable_line() {
+    local build=$1 binary before after summary
+    binary=$(hapticboard_of $build)
+    before=$(cat $EN_VALUE)
+    if ! traced /tmp/enable.out /tmp/enable.err $binary probe --board $BOARD; then
+        fail "EN ($build): hapticboard probe exited non-zero: $(first_line /tmp/enable.err)"
+        return
+    fi
+    after=$(cat $EN_VALUE)
+    summary=$(enable_summary)
+    set -- $summary
+    if [ "$before" = 0 ] && [ "$1" = 01 ] && [ "$2" -gt 0 ] && [ "$3" = 0 ] && [ "$after" = 0 ]; then
+        pass "EN ($build): HAPTIC_EN low at rest (gpio-sim value $before); traced EN set 0 then 1 before all $2 SMBus transfers to 0x5A, none while low; low after exit (value $after)"
+    else
+        fail "EN ($build): expected gpio-sim value 0 before and after, EN levels set '01' with every SMBus transfer after the 1; got before=$before after=$after levels=$1 transfers=$2 while-low=$3"
+        grep -v '^#' /tmp/trace | head -n 8
+    fi
+}
+
+scenario_line_busy() {
+    local build=$1 binary holder status tries=0
+    binary=$(hapticboard_of $build)
+    gpioset -m signal $GPIO_CHIP 0=0 &
+    holder=$!
+    until gpioinfo $GPIO_CHIP | grep 'line   0:' | grep -q used; do
+        tries=$((tries + 1))
+        [ $tries -le 100 ] || { fail "line busy ($build): gpioset never held HAPTIC_EN"; kill $holder; wait $holder; return; }
+        sleep 0.05
+    done
+    $binary probe --board $BOARD > /tmp/busy.out 2> /tmp/busy.err
+    status=$?
+    kill $holder
+    wait $holder 2> /dev/null
+    if [ $status -ne 0 ] && [ $status -lt 128 ] && grep -q 'HAPTIC_EN' /tmp/busy.err && grep -qi 'busy' /tmp/busy.err; then
+        pass "line busy ($build): with HAPTIC_EN held by gpioset, probe exits $status: $(first_line /tmp/busy.err)"
+    else
+        fail "line busy ($build): expected a non-zero exit naming HAPTIC_EN as busy; got exit $status: $(first_line /tmp/busy.err)"
+    fi
+}
+
+# The chip leaves the bus at the command's third SMBus transfer (mid register dump): i2c-stub then
+# answers nothing at 0x5A. Expect a typed bus error on stderr, an ordinary non-zero exit (no
+# signal, no crash) within the time limit; then the chip comes back for the following scenarios.
+scenario_chip_leaves_bus() {
+    local build=$1 binary status
+    binary=$(hapticboard_of $build)
+    timeout 60 unplug-at 3 $STUB_CHIP_ADDRESS 0 $binary registers --board $BOARD > /tmp/unplug.out 2> /tmp/unplug.err
+    status=$?
+    echo 0x5a > $STUB_CHIP_ADDRESS
+    if ! grep -q 'unplug-at: wrote' /tmp/unplug.err; then
+        fail "chip leaves the bus ($build): the chip was never removed (exit $status): $(tail -n 1 /tmp/unplug.err)"
+    elif [ $status -eq 124 ] || [ $status -eq 143 ]; then
+        fail "chip leaves the bus ($build): hapticboard hung (killed after 60 s)"
+    elif [ $status -ge 128 ]; then
+        fail "chip leaves the bus ($build): hapticboard died of signal $((status - 128)): $(grep -v unplug-at /tmp/unplug.err | head -n 1)"
+    elif [ $status -ne 0 ] && grep -v unplug-at /tmp/unplug.err | grep -q '/dev/i2c-0.*0x5A\|0x5A.*/dev/i2c-0'; then
+        pass "chip leaves the bus ($build): removed at SMBus transfer 3, registers exits $status with: $(grep -v unplug-at /tmp/unplug.err | head -n 1 | cut -c 1-200)"
+    else
+        fail "chip leaves the bus ($build): expected a non-zero exit with a bus error naming /dev/i2c-0 and 0x5A; got exit $status: $(grep -v unplug-at /tmp/unplug.err | head -n 1)"
+    fi
+    # The companion writes the power-on register file again once the chip answers.
+    local tries=0
+    until [ "$(i2cget -y 0 0x5a 0x00 2> /dev/null)" = 0xe0 ] && [ "$(i2cget -y 0 0x5a 0x01 2> /dev/null)" = 0x40 ]; do
+        tries=$((tries + 1)); [ $tries -le 100 ] || break; sleep 0.05
+    done
+}
+
+# play --effect: the driver fills the sequencer and sets GO; the companion clears GO when the
+# effect ends, which the driver must wait for; the last MODE write puts the chip in standby.
+scenario_play_effect() {
+    local build=$1 binary status seq1 seq2 go cleared mode
+    binary=$(hapticboard_of $build)
+    traced /tmp/play.out /tmp/play.err $binary play --effect 47 --board $BOARD --quiet
+    status=$?
+    seq1=$(last_write 4); seq2=$(last_write 5); mode=$(last_write 1)
+    go=$(trace_events | grep -c '^w c 01$')
+    # A reply of GO = 0 after the last GO write: the driver saw the companion end the effect.
+    cleared=$(trace_events | awk '$1 == "w" && $2 == "c" && $3 == "01" { seen = 1; cleared = 0 }
+                                  seen && $1 == "r" && $2 == "c" && $3 == "00" { cleared = 1 }
+                                  END { print cleared + 0 }')
+    if [ $status -eq 0 ] && [ "$seq1" = 2f ] && [ "$seq2" = 00 ] && [ "$go" -ge 1 ] && [ "$cleared" = 1 ] && [ "$mode" = 40 ]; then
+        pass "play --effect 47 ($build): WAV_FRM_SEQ1 <- 0x$seq1, WAV_FRM_SEQ2 <- 0x$seq2, GO <- 1 ($go time(s)), GO read back 0 after the effect, last MODE write 0x$mode (standby); exit 0"
+    else
+        fail "play --effect 47 ($build): expected exit 0, WAV_FRM_SEQ1 0x2f, WAV_FRM_SEQ2 0x00, a GO write, GO read back 0 after it and a last MODE write of 0x40 (standby); got exit $status, SEQ1 $seq1, SEQ2 $seq2, GO writes $go, GO cleared $cleared, last MODE $mode: $(first_line /tmp/play.err)"
+        echo "play --effect 47 ($build) printed:"; head -n 12 /tmp/play.out
+    fi
+}
+
+# play of an AHAP file with continuous events: real-time playback writes RTP_INPUT, ends at 0 and
+# in standby.
+scenario_play_ahap() {
+    local build=$1 binary status rtp_mode rtp_writes rtp_last mode
+    binary=$(hapticboard_of $build)
+    traced /tmp/ahap.out /tmp/ahap.err $binary play /lane/continuous-envelopes.ahap --board $BOARD --quiet
+    status=$?
+    rtp_mode=$(trace_events | grep -c '^w 1 05$')
+    rtp_writes=$(trace_events | grep -c '^w 2 ')
+    rtp_last=$(last_write 2); mode=$(last_write 1)
+    if [ $status -eq 0 ] && [ "$rtp_mode" -ge 1 ] && [ "$rtp_writes" -ge 2 ] && [ "$rtp_last" = 00 ] && [ "$mode" = 40 ]; then
+        pass "play continuous-envelopes.ahap ($build): MODE <- 0x05 (RTP), $rtp_writes RTP_INPUT writes ending with 0x$rtp_last, last MODE write 0x$mode (standby); exit 0"
+    else
+        fail "play continuous-envelopes.ahap ($build): expected exit 0, MODE 0x05, RTP_INPUT writes ending at 0x00 and a last MODE write of 0x40; got exit $status, MODE 0x05 writes $rtp_mode, RTP_INPUT writes $rtp_writes (last $rtp_last), last MODE $mode: $(first_line /tmp/ahap.err)"
+    fi
+}
+
+# status wakes the chip (initialisation), reads STATUS and switches it off: EN 0, 1, then 0 again
+# with every transfer while high, and gpio-sim's side low afterwards.
+scenario_status_sleeps() {
+    local build=$1 binary status after
+    binary=$(hapticboard_of $build)
+    traced /tmp/status.out /tmp/status.err $binary status --board $BOARD
+    status=$?
+    after=$(cat $EN_VALUE)
+    set -- $(enable_summary)
+    if [ $status -eq 0 ] && [ "$1" = 010 ] && [ "$2" -gt 0 ] && [ "$3" = 0 ] && [ "$after" = 0 ] && [ "$(last_write 1)" = 40 ]; then
+        pass "status ($build): traced EN set 0, 1, 0 (sleep) with all $2 SMBus transfers while high, last MODE write 0x40; gpio-sim value $after after; exit 0"
+    else
+        fail "status ($build): expected exit 0, EN levels '010' with every transfer while high, a last MODE write of 0x40 and gpio-sim value 0 after; got exit $status, levels $1, transfers $2, while-low $3, last MODE $(last_write 1), value $after: $(first_line /tmp/status.err)"
+    fi
+}
+
+# play --loop runs until SIGINT. While it plays, every register the driver's initialisation wrote
+# (between MODE <- 0x00 and MODE <- 0x40 of the wake) holds that value in the chip, read with
+# i2cget; EN is high from gpio-sim's side. SIGINT then stops it: exit 130, GO <- 0 and a last MODE
+# write of 0x40 (standby), EN low from gpio-sim's side afterwards.
+scenario_play_interrupted() {
+    local build=$1 binary status tries=0 during after initialisation mismatches="" compared=0 register value actual
+    binary=$(hapticboard_of $build)
+    traced_start /tmp/loop.out /tmp/loop.err $binary play --effect 47 --loop --board $BOARD --quiet
+    until grep -q 'smbus_write: .* a=05a .* c=c .*\[01\]' $TRACING/trace; do
+        tries=$((tries + 1))
+        if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
+            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
+            fail "play --loop ($build): never set GO: $(first_line /tmp/loop.err)"
+            return
+        fi
+        sleep 0.05
+    done
+    during=$(cat $EN_VALUE)
+    cat $TRACING/trace > /tmp/trace
+    initialisation=$(trace_events | awk '$1 == "w" && $2 == "1" && $3 == "00" && !phase { phase = 1; next }
+                                         $1 == "w" && $2 == "1" && $3 == "40" && phase == 1 { phase = 2 }
+                                         phase == 1 && $1 == "w" { value[$2] = $3 }
+                                         END { for (register in value) print register "=" value[register] }')
+    for pair in $initialisation; do
+        register=${pair%=*}; value=${pair#*=}
+        actual=$(i2cget -y 0 0x5a 0x$register)
+        compared=$((compared + 1))
+        [ $((actual)) -eq $((0x$value)) ] || mismatches="$mismatches 0x$register:written=0x$value,i2cget=$actual"
+    done
+    kill -INT $TRACED_PID
+    traced_wait
+    status=$?
+    traced_finish
+    after=$(cat $EN_VALUE)
+    if [ $compared -ge 5 ] && [ -z "$mismatches" ] && [ "$during" = 1 ]; then
+        pass "initialisation ($build): all $compared registers written between MODE 0x00 and 0x40 of the wake read back equal with i2cget while playing (EN value $during)"
+    else
+        fail "initialisation ($build): expected at least 5 initialisation writes, each read back equal with i2cget while EN is high; got $compared compared, EN value $during, differing:${mismatches:- none}"
+    fi
+    if [ $status -eq 130 ] && [ "$(last_write c)" = 00 ] && [ "$(last_write 1)" = 40 ] && [ "$after" = 0 ]; then
+        pass "SIGINT mid-play ($build): exit 130, last GO write 0x00, last MODE write 0x40 (standby), HAPTIC_EN value $after after exit"
+    else
+        fail "SIGINT mid-play ($build): expected exit 130, a last GO write 0x00, a last MODE write 0x40 and EN value 0 after; got exit $status, GO $(last_write c), MODE $(last_write 1), value $after: $(first_line /tmp/loop.err)"
+    fi
+}
+
+lane_main() {
+    lane_setup || return
+    for build in $BUILDS; do
+        scenario_probe $build
+        scenario_registers $build
+        scenario_enable_line $build
+        scenario_line_busy $build
+        scenario_play_effect $build
+        scenario_play_ahap $build
+        scenario_status_sleeps $build
+        scenario_play_interrupted $build
+        scenario_chip_leaves_bus $build
+    done
+    kill $CHIP_PID
+    echo "lane: hapticboard-chip log (last lines):"
+    tail -n 5 /tmp/chip.log
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# The kernel lane: the real `hapticboard` binary against Debian's real kernel under QEMU (TCG).
+#
+# Boots the newest installed Debian kernel (/boot/vmlinuz-*) from an initramfs holding busybox,
+# i2c-tools, the gpiod tools, hapticboard built against libgpiod 1.6 (the system's) and 2.x
+# (Scripts/fetch-libgpiod2.sh), hapticboard-chip (the DRV2605 model behind i2c-stub) and the
+# scenarios in guest/scenarios.sh, which run against /dev/i2c-0 (i2c-stub at 0x5A) and a gpio-sim
+# chip whose line HAPTIC_EN is the EN pin of Boards/kernel-lane.yml. Fails unless every scenario
+# passes, and ends with one line: `kernel lane: N passed, M failed`.
+#
+# Installs the Debian packages it needs when they are missing (with sudo unless root). gpio-sim
+# (and irq_sim, which Debian's kernel leaves out) are built out of tree from linux-source-6.1, and
+# i2c-stub with its chip_addr writable so a scenario can take the chip off the bus mid-run (the
+# shipped module cannot: an open /dev/i2c-0 pins it). Built modules and the static parts of the
+# initramfs are cached under .build-lane/<kernel version>/, the Swift builds under .build-lane/.
+#
+# Usage: Tests/KernelLane/run.sh        (HAPTICBOARD_SKIP_LANE=1 Scripts/test.sh skips it)
+#        KERNEL_LANE_BUILDS=libgpiod1 Tests/KernelLane/run.sh   builds and runs one libgpiod build
+#        only, for a quicker local check (the default, and CI, is "libgpiod1 libgpiod2").
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repository=$PWD
+lane="$repository/Tests/KernelLane"
+cache="$repository/.build-lane"
+
+say() { echo "kernel lane: $*" >&2; }
+fail() { echo "kernel lane: error: $*" >&2; exit 1; }
+started=$SECONDS
+
+# 1. Packages. The headers must match the kernel that boots, so they come after the image.
+Scripts/install-deps.sh qemu-system-x86 linux-image-amd64 busybox-static cpio i2c-tools gpiod \
+    build-essential kmod xz-utils linux-source-6.1
+kernel_version=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|.*/vmlinuz-||' | sort -V | tail -1)
+[ -n "$kernel_version" ] || fail "no kernel in /boot (linux-image-amd64 installs one)"
+Scripts/install-deps.sh "linux-headers-$kernel_version"
+kernel_package_version=$(dpkg-query -W -f='${Version}' "linux-image-$kernel_version")
+source_package_version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+[ "$kernel_package_version" = "$source_package_version" ] \
+    || fail "linux-image-$kernel_version is $kernel_package_version but linux-source-6.1 is $source_package_version: gpio-sim is built from that source against the kernel's internal gpiolib.h, so they must match (apt-get install linux-image-amd64 linux-source-6.1)"
+say "kernel $kernel_version ($kernel_package_version)"
+
+kernel_cache="$cache/$kernel_version"
+modules="$kernel_cache/modules"
+mkdir -p "$kernel_cache"
+
+# 2. Modules: out-of-tree gpio-sim, irq_sim and the patched i2c-stub; the rest ship with the kernel.
+if [ ! -f "$modules/.complete" ]; then
+    say "building gpio-sim, irq-sim-ext and i2c-stub for $kernel_version"
+    source_dir="$kernel_cache/source"
+    rm -rf "$source_dir" "$modules"
+    mkdir -p "$source_dir" "$modules"
+    tar -xf /usr/src/linux-source-6.1.tar.xz -C "$source_dir" --strip-components=1 \
+        linux-source-6.1/drivers/gpio/gpio-sim.c linux-source-6.1/drivers/gpio/gpiolib.h \
+        linux-source-6.1/kernel/irq/irq_sim.c linux-source-6.1/drivers/i2c/i2c-stub.c
+    build="$kernel_cache/module-build"
+    rm -rf "$build"; mkdir -p "$build"
+    cp "$source_dir/drivers/gpio/gpio-sim.c" "$source_dir/drivers/gpio/gpiolib.h" "$build/"
+    # Debian builds with CONFIG_IRQ_SIM=n, so irq_sim.c becomes a module of its own;
+    # irq_to_desc() is not exported, generic_handle_irq_safe() is.
+    sed 's/handle_simple_irq(irq_to_desc(irqnum));/generic_handle_irq_safe(irqnum);/' \
+        "$source_dir/kernel/irq/irq_sim.c" > "$build/irq-sim-ext.c"
+    printf '#include <linux/module.h>\nMODULE_LICENSE("GPL");\n' >> "$build/irq-sim-ext.c"
+    sed 's/module_param_array(chip_addr, ushort, NULL, S_IRUGO);/module_param_array(chip_addr, ushort, NULL, S_IRUGO | S_IWUSR);/' \
+        "$source_dir/drivers/i2c/i2c-stub.c" > "$build/i2c-stub.c"
+    grep -q 'chip_addr, ushort, NULL, S_IRUGO | S_IWUSR' "$build/i2c-stub.c" \
+        || fail "could not make i2c-stub's chip_addr writable: drivers/i2c/i2c-stub.c changed"
+    echo 'obj-m := irq-sim-ext.o gpio-sim.o i2c-stub.o' > "$build/Makefile"
+    make -s -C "/lib/modules/$kernel_version/build" M="$build" modules 2>&1 | grep -v 'Skipping BTF' >&2 || true
+    for module in irq-sim-ext gpio-sim i2c-stub; do
+        [ -f "$build/$module.ko" ] || fail "the out-of-tree build produced no $module.ko"
+        cp "$build/$module.ko" "$modules/"
+    done
+    shipped=(kernel/fs/configfs/configfs.ko kernel/drivers/i2c/i2c-dev.ko
+             kernel/sound/soundcore.ko kernel/sound/core/snd.ko kernel/sound/core/snd-timer.ko
+             kernel/sound/core/snd-pcm.ko kernel/sound/drivers/snd-aloop.ko)
+    for module in "${shipped[@]}"; do
+        found=$(ls "/lib/modules/$kernel_version/$module"* 2>/dev/null | head -1)
+        [ -n "$found" ] || fail "linux-image-$kernel_version has no $module"
+        case "$found" in
+            *.xz) xz -dc "$found" > "$modules/$(basename "$module")" ;;
+            *.zst) zstd -qdc "$found" > "$modules/$(basename "$module")" ;;
+            *) cp "$found" "$modules/" ;;
+        esac
+    done
+    touch "$modules/.complete"
+fi
+
+# 3. The binaries: static Swift standard library, one build per libgpiod major version.
+say "swift build -c release --static-swift-stdlib (libgpiod $(pkg-config --modversion libgpiod))"
+swift build -c release --static-swift-stdlib --scratch-path "$cache/swift" >&2
+binaries="$cache/swift/release"
+Scripts/fetch-libgpiod2.sh >&2
+# shellcheck source=/dev/null
+. "$repository/.build-gpiod2/paths.sh"
+builds=${KERNEL_LANE_BUILDS:-libgpiod1 libgpiod2}
+case " $builds " in *" libgpiod2 "*) with_gpiod2=1 ;; *) with_gpiod2=0 ;; esac
+[ "$with_gpiod2" = 1 ] || say "KERNEL_LANE_BUILDS=$builds: the libgpiod 2.x build is skipped"
+if [ "$with_gpiod2" = 1 ]; then
+    say "swift build -c release --static-swift-stdlib --product hapticboard (libgpiod 2.x)"
+    swift build -c release --static-swift-stdlib --scratch-path "$cache/swift-gpiod2" --product hapticboard \
+        -Xcc "-I$GPIOD2_INCLUDE" -Xlinker "-L$GPIOD2_LIBDIR" >&2
+fi
+binaries_gpiod2="$cache/swift-gpiod2/release"
+# Each build must link the libgpiod it is named after, or the GPIO scenarios would test one twice.
+needed_libgpiod() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(libgpiod[^]]*\)\].*/\1/p'; }
+[ "$(needed_libgpiod "$binaries/hapticboard")" = libgpiod.so.2 ] \
+    || fail "$binaries/hapticboard links '$(needed_libgpiod "$binaries/hapticboard")', expected libgpiod.so.2 (1.6)"
+[ "$with_gpiod2" = 0 ] || [ "$(needed_libgpiod "$binaries_gpiod2/hapticboard")" = libgpiod.so.3 ] \
+    || fail "$binaries_gpiod2/hapticboard links '$(needed_libgpiod "$binaries_gpiod2/hapticboard")', expected libgpiod.so.3 (2.x)"
+gcc -O2 -Wall -Wextra -static -o "$kernel_cache/unplug-at" "$lane/guest/unplug-at.c"
+
+# 4. The initramfs: a cached base (busybox, tools, modules, ALSA configuration) plus this run's
+#    binaries, board file and scenarios. Uncompressed: packing is quicker than gzip on the host.
+root="$kernel_cache/root"
+rm -rf "$root"
+mkdir -p "$root"/{bin,lane/bin,lane/gpiod2,lib/modules,proc,sys,dev,tmp,usr/share,lib64,lib/x86_64-linux-gnu}
+copy_with_libraries() { # copy_with_libraries DESTINATION BINARY [LD_LIBRARY_PATH]
+    local destination=$1 binary=$2 library_path=${3:-}
+    cp "$binary" "$destination/"
+    local libraries
+    libraries=$(LD_LIBRARY_PATH="$library_path" ldd "$binary" | grep -o '/[^ ]*' ) \
+        || fail "ldd $binary failed"
+    for library in $libraries; do
+        # Libraries unpacked inside the repository (libgpiod 2.x) are placed by the caller.
+        case "$library" in "$repository"/*) continue ;; esac
+        [ -e "$root$library" ] || { mkdir -p "$root$(dirname "$library")"; cp -L "$library" "$root$library"; }
+    done
+}
+cp /bin/busybox "$root/bin/"
+for tool in i2cget i2cset i2cdump i2cdetect; do copy_with_libraries "$root/bin" "/usr/sbin/$tool"; done
+for tool in gpiodetect gpioinfo gpioget gpioset gpiomon; do copy_with_libraries "$root/bin" "/usr/bin/$tool"; done
+cp "$modules"/*.ko "$root/lib/modules/"
+cp -r /usr/share/alsa "$root/usr/share/"
+cp "$kernel_cache/unplug-at" "$root/lane/bin/"
+copy_with_libraries "$root/lane/bin" "$binaries/hapticboard-chip"
+# The 2.x build finds libgpiod.so.3 in its own directory: the guest runs it with LD_LIBRARY_PATH.
+if [ "$with_gpiod2" = 1 ]; then
+    cp -L "$GPIOD2_LIBDIR"/libgpiod.so.3 "$root/lane/gpiod2/"
+    copy_with_libraries "$root/lane/bin" "$binaries_gpiod2/hapticboard" "$GPIOD2_LIBDIR"
+    mv "$root/lane/bin/hapticboard" "$root/lane/bin/hapticboard-gpiod2"
+fi
+echo "$builds" > "$root/lane/builds"
+copy_with_libraries "$root/lane/bin" "$binaries/hapticboard"
+strip "$root"/lane/bin/hapticboard* 2>/dev/null || true
+cp "$repository/Boards/kernel-lane.yml" "$repository/Examples/ahap/continuous-envelopes.ahap" "$root/lane/"
+cp "$lane/guest/scenarios.sh" "$root/lane/"
+cp "$lane/guest/init" "$root/init"
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet > "$kernel_cache/initrd.cpio")
+
+# 5. Boot. TCG, never KVM (KVM hangs on these machines); one vCPU, as two stalled the guest now and
+#    then on a busy host; panic=-1 and -no-reboot end QEMU when the guest's init exits or the
+#    kernel panics, the timeout (5 min; the scenarios take
+#    about 1) when anything hangs.
+log="$kernel_cache/boot.log"
+say "booting $kernel_version under QEMU (TCG); console log: $log"
+set +e
+timeout 300 qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 1024 -nographic -no-reboot \
+    -kernel "/boot/vmlinuz-$kernel_version" -initrd "$kernel_cache/initrd.cpio" \
+    -append "console=ttyS0 quiet panic=-1" < /dev/null | tr -d '\r' | tee "$log"
+qemu_status=${PIPESTATUS[0]}
+set -e
+
+passed=$(grep -c '^PASS: ' "$log" || true)
+failed=$(grep -c '^FAIL: ' "$log" || true)
+if ! grep -q '^LANE-DONE$' "$log"; then
+    say "the guest did not finish its scenarios (QEMU exit $qemu_status; 124 is the timeout): see $log"
+    failed=$((failed + 1))
+fi
+say "took $((SECONDS - started)) s"
+echo "kernel lane: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -12,6 +12,8 @@ enum CommandLineError: Error, CustomStringConvertible {
     case invalidEffect(Int)
     /// `--rate` not a positive number.
     case invalidRate(Double)
+    /// `--late-tolerance` that is negative or not a number.
+    case invalidLateTolerance(Double)
     /// A content file did not load (the message is the reader's located error).
     case content(String)
     /// No converter for `--png` is installed.
@@ -41,6 +43,8 @@ enum CommandLineError: Error, CustomStringConvertible {
             return "--effect \(id): DRV2605 ROM effect ids are 1–123"
         case .invalidRate(let rate):
             return "--rate \(rate): expected a positive playback rate such as 0.5, 1 or 2"
+        case .invalidLateTolerance(let milliseconds):
+            return "--late-tolerance \(milliseconds): expected a number of milliseconds, 0 or more"
         case .content(let message):
             return message
         case .noPNGConverter(let tried):

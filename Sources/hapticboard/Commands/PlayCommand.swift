@@ -62,6 +62,9 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "On the sim board, run the virtual clock as fast as possible instead of in real time (for tests).")
     var fast = false
 
+    @Option(name: .long, help: ArgumentHelp("How late a transient may be before it is dropped rather than played late, in milliseconds; raise it on slow or emulated machines.", valueName: "ms"))
+    var lateTolerance: Double = 3
+
     /// The first pattern starts this long after the engine does, so the timing thread is up and
     /// running (and the chip awake) before the first deadline rather than racing it.
     static let startDelay = Duration.milliseconds(50)
@@ -74,6 +77,7 @@ struct PlayCommand: ParsableCommand {
         options.bootstrapLogging()
         let log = options.logger("play")
         guard rate.isFinite, rate > 0 else { throw CommandLineError.invalidRate(rate) }
+        guard lateTolerance.isFinite, lateTolerance >= 0 else { throw CommandLineError.invalidLateTolerance(lateTolerance) }
         let given = try PlayContent(files: files, notation: notation, effect: effect)
         let content = noAudio ? given.hapticsOnly() : given
         if loop, content.eventCount == 0 { throw CommandLineError.nothingToLoop }
@@ -91,7 +95,10 @@ struct PlayCommand: ParsableCommand {
         } else {
             clock = target.chip.driver.clock
         }
-        let playback = EnginePlayback(targets: targets, clock: clock, pace: target.simulation != nil && fast ? .stepped : .threaded, idleTimeouts: board.idleTimeouts)
+        let playback = EnginePlayback(
+            targets: targets, clock: clock, pace: target.simulation != nil && fast ? .stepped : .threaded,
+            idleTimeouts: board.idleTimeouts, latePolicy: LatePolicy(transientTolerance: .microseconds(Int64((lateTolerance * 1000).rounded())))
+        )
         // Installed before the timing thread starts, so every thread inherits the blocked signals.
         // The guard stops the engine itself; the command then reports and exits with 128 + signal.
         let signals = StopRequest()
@@ -109,6 +116,10 @@ struct PlayCommand: ParsableCommand {
         }
         log.info("playing \(content.items.count) item(s) on \(board.boardName)/\(targets.map(\.name).joined(separator: "+"))")
 
+        // Woken before the first deadline is chosen: a wake from off reads the registers back and
+        // may rewrite them, which on a slow bus or machine can outlast its budget, and the first
+        // effect would then be dropped as late instead of played.
+        if content.eventCount > 0 { try playback.wakeActuators() }
         let snapshot: (@Sendable () -> Void)? = liveView.map { view in { @Sendable in view.capture() } }
         let started = clock.now + Self.startDelay
         var announced = false

@@ -39,11 +39,11 @@ final class EnginePlayback {
 
     /// An engine for `targets` (each pattern plays on all of them, mixed per actuator) on `clock`,
     /// with the board's idle timeouts.
-    init(targets: [BoardActuator], clock: any MonotonicClock, pace: Pace, idleTimeouts: IdleTimeouts) {
+    init(targets: [BoardActuator], clock: any MonotonicClock, pace: Pace, idleTimeouts: IdleTimeouts, latePolicy: LatePolicy = LatePolicy()) {
         self.clock = clock
         self.pace = pace
         actuatorName = targets.count == 1 ? targets.first?.name : nil
-        scheduler = DeadlineScheduler(clock: clock)
+        scheduler = DeadlineScheduler(clock: clock, latePolicy: latePolicy)
         engine = HapticEngine(
             actuators: targets.map { EngineActuator($0.actuator, name: $0.name, idleTimeouts: idleTimeouts, maximumContinuousDrive: $0.chip.maximumContinuousDrive) },
             clock: clock,
@@ -82,6 +82,12 @@ final class EnginePlayback {
             }
         } while loop
         return passes
+    }
+
+    /// Starts the engine and wakes every actuator now, outside any timeline.
+    func wakeActuators() throws {
+        try engine.start()
+        try engine.wakeActuators()
     }
 
     /// Stops every player, leaves the actuator stopped and in standby, and stops the timing thread.

@@ -155,7 +155,7 @@ final class PlayCommandTests: XCTestCase {
     }
 
     func testContentErrorsAndBadOptionsExit1() throws {
-        for arguments in [["play"], ["play", "--effect", "124"], ["play", "--effect", "1", "--notation", "loud"], ["play", "--rate", "0", "--effect", "1"], ["play", "--late-tolerance", "-1", "--effect", "1"], ["play", "--notation", "loud; lod"], ["play", "--effect", "1", "--actuator", "left"], ["play", "--loop", "--notation", "# no events"]] {
+        for arguments in [["play"], ["play", "--effect", "124"], ["play", "--effect", "1", "--notation", "loud"], ["play", "--rate", "0", "--effect", "1"], ["play", "--late-tolerance=-1", "--effect", "1"], ["play", "--notation", "loud; lod"], ["play", "--effect", "1", "--actuator", "left"], ["play", "--loop", "--notation", "# no events"]] {
             let run = try BuiltCommand().run(arguments)
             XCTAssertEqual(run.status, 1, "\(arguments)")
             XCTAssertTrue(run.errorOutput.hasPrefix("hapticboard: error: "), "\(arguments): \(run.errorOutput)")

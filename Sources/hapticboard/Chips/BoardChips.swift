@@ -56,6 +56,8 @@ enum BoardChipsError: Error, CustomStringConvertible {
 struct BoardChips {
     var boardName: String
     var chips: [OpenedChip]
+    /// The board file the chips were opened from (its `audio:` output, its PCM actuators).
+    var file: BoardFile
     /// The board file's power timeouts, if it gives any.
     var power: PowerDescription?
 
@@ -108,7 +110,7 @@ struct BoardChips {
                 isStandIn: simulation != nil && bus.device != BuiltInBoard.simName
             ))
         }
-        return BoardChips(boardName: description.board, chips: chips, power: description.power)
+        return BoardChips(boardName: description.board, chips: chips, file: file, power: description.power)
     }
 
 }

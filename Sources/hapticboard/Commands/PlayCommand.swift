@@ -21,6 +21,12 @@ struct PlayCommand: ParsableCommand {
             is a terminal, a live view shows the drive and the acceleration an LRA model gives \
             for it (--quiet or --json turn it off; --fast skips the pacing).
 
+            Sound: AudioCustom and AudioContinuous events play on the board's `audio:` output \
+            (waveform paths resolve in the content file's folder), on the engine's timeline. On a \
+            simulated board without `audio:` (the built-in sim) the sound goes to a simulated \
+            device on the virtual clock, and the summary reports when each sound's first sample \
+            left it against its haptic deadline. --no-audio plays no sound.
+
             Ctrl-C (SIGINT) or SIGTERM stops the output, puts the actuator in standby, prints the \
             summary and exits with 130 or 143.
 
@@ -56,7 +62,7 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "No live view and no content warnings; only the summary.")
     var quiet = false
 
-    @Flag(name: .long, help: "Leave audio events out (not counted, no warning). Actuators do not render audio events yet, so they are never played either way.")
+    @Flag(name: .long, help: "Play no sound: audio events are left out (not counted, no warning) and no sound output is opened.")
     var noAudio = false
 
     @Flag(name: .long, help: "On the sim board, run the virtual clock as fast as possible instead of in real time (for tests).")
@@ -92,6 +98,8 @@ struct PlayCommand: ParsableCommand {
             clock = target.chip.driver.clock
         }
         let playback = EnginePlayback(targets: targets, clock: clock, pace: target.simulation != nil && fast ? .stepped : .threaded, idleTimeouts: board.idleTimeouts)
+        let sound = noAudio ? nil : try PlayAudio.open(board: board, contentFile: content.items[0].file, clock: clock, simulatedClock: target.simulation?.clock)
+        playback.engine.attachAudio(sound?.audio)
         // Installed before the timing thread starts, so every thread inherits the blocked signals.
         // The guard stops the engine itself; the command then reports and exits with 128 + signal.
         let signals = StopRequest()
@@ -125,7 +133,8 @@ struct PlayCommand: ParsableCommand {
             passes = try playback.play(
                 content.items.map(\.content.pattern), loop: loop, rate: rate, startingAt: started,
                 frameInterval: fast ? Self.fastStep : LiveView.frameInterval, stopRequested: { signals.received != nil },
-                snapshot: snapshot, frame: frame
+                snapshot: snapshot, frame: frame,
+                willPlay: { index in sound?.resolveWaveforms(besides: content.items[index].file) }
             )
         } catch {
             // Whatever failed, the actuator must not keep driving.
@@ -139,7 +148,8 @@ struct PlayCommand: ParsableCommand {
 
         let summary = PlaySummary(
             board: board.boardName, targets: targets, content: content, playback: playback,
-            passes: passes, elapsed: elapsed, stoppedBy: signals.received
+            passes: passes, elapsed: elapsed, stoppedBy: signals.received,
+            audio: sound.map { AudioSummary($0, start: started) }
         )
         if options.json { try printJSON(summary) } else { print(summary.text) }
         if let signal = signals.received { throw CommandTermination(signal: signal) }

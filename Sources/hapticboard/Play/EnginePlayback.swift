@@ -56,12 +56,14 @@ final class EnginePlayback {
     /// Plays `patterns` in order; the first starts at `start` on the engine clock, or as soon as
     /// the actuator can play when nil. Returns the passes started. `frame` runs on the calling
     /// thread about every `frameInterval`; `snapshot`, when given, runs just before it on the
-    /// timing thread, where it cannot race the engine's bus traffic.
+    /// timing thread, where it cannot race the engine's bus traffic. `willPlay`, when given, runs
+    /// with each pattern's index before its player is made (to point the sound output at the
+    /// pattern's waveforms).
     @discardableResult
     func play(
         _ patterns: [HapticPattern], loop: Bool, rate: Double, startingAt start: MonotonicInstant? = nil,
         frameInterval: Duration, stopRequested: () -> Bool,
-        snapshot: (@Sendable () -> Void)? = nil, frame: (() -> Void)? = nil
+        snapshot: (@Sendable () -> Void)? = nil, frame: (() -> Void)? = nil, willPlay: ((Int) -> Void)? = nil
     ) throws -> Int {
         try engine.start()
         if pace == .threaded { scheduler.startThread() }
@@ -69,7 +71,8 @@ final class EnginePlayback {
         var firstStart = start
         repeat {
             passes += 1
-            for pattern in patterns {
+            for (index, pattern) in patterns.enumerated() {
+                willPlay?(index)
                 let player = try engine.makeAdvancedPlayer(with: pattern, on: actuatorName)
                 try player.setPlaybackRate(rate)
                 player.loopEnabled = loop && patterns.count == 1

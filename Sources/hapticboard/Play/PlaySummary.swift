@@ -55,10 +55,12 @@ struct PlaySummary: Encodable {
     var stoppedBy: String?
     /// On the sim board: each simulated chip after playback.
     var chips: [ChipState]
+    /// The sound played beside the haptics; nil with `--no-audio` or without a sound output.
+    var audio: AudioSummary?
 
     /// The summary of a finished (or stopped) playback: counters and lateness from the engine's
     /// scheduler (live-view snapshots left out), its power transitions, and on the sim board the chip.
-    init(board: String, targets: [BoardActuator], content: PlayContent, playback: EnginePlayback, passes: Int, elapsed: Duration, stoppedBy signal: Int32?) {
+    init(board: String, targets: [BoardActuator], content: PlayContent, playback: EnginePlayback, passes: Int, elapsed: Duration, stoppedBy signal: Int32?, audio: AudioSummary? = nil) {
         let metrics = playback.scheduler.metrics
         self.board = board
         actuators = targets.map(\.name)
@@ -76,6 +78,7 @@ struct PlaySummary: Encodable {
         calibration = stored == 0 ? "none" : stored == targets.count ? "stored" : "stored for \(stored) of \(targets.count)"
         stoppedBy = signal.map(StopRequest.name(of:))
         chips = targets.compactMap { target in target.simulation.map { ChipState(name: target.name, $0.chip) } }
+        self.audio = audio
     }
 
     /// Rounded to a tenth of a microsecond.
@@ -90,6 +93,7 @@ struct PlaySummary: Encodable {
         ]
         lines += transitions.map { "  \($0.text)" }
         if let stoppedBy { lines.append("stopped by \(stoppedBy); actuator stopped and in standby") }
+        if let audio { lines.append(audio.text) }
         for chip in chips { lines.append("chip \(chip.name): MODE \(chip.mode), RTP_INPUT \(chip.realtimeInput)\(chip.standby ? ", standby" : "")") }
         return lines.joined(separator: "\n")
     }

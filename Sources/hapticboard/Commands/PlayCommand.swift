@@ -68,9 +68,19 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "On the sim board, run the virtual clock as fast as possible instead of in real time (for tests).")
     var fast = false
 
-    /// The first pattern starts this long after the engine does, so the timing thread is up and
-    /// running (and the chip awake) before the first deadline rather than racing it.
+    /// The first pattern starts at least this long after the engine does, so the timing thread is
+    /// up and running (and the chip awake) before the first deadline rather than racing it.
     static let startDelay = Duration.milliseconds(50)
+    /// Added to the slowest actuator's wake and prepare budgets when they exceed `startDelay`
+    /// (a PCM device takes up to 50 ms to open), so the wake is not dispatched late.
+    static let wakeMargin = Duration.milliseconds(2)
+
+    /// How far ahead the first pattern starts on `targets`: the engine wakes and prepares each
+    /// actuator by its budgets ahead of the first event, which must not lie in the past.
+    static func startDelay(for targets: [BoardActuator]) -> Duration {
+        let lead = targets.map { $0.actuator.budget(for: .wake) + $0.actuator.budget(for: .prepare) }.max() ?? .zero
+        return max(startDelay, lead + wakeMargin)
+    }
 
     /// With --fast, how far virtual time moves between checks for the end and for signals: small,
     /// so the next file starts within a millisecond of the previous one's end.
@@ -92,13 +102,13 @@ struct PlayCommand: ParsableCommand {
         // One clock drives the engine: the hardware's, or the first simulated chip's.
         let target = targets[0]
         let clock: any MonotonicClock
-        if let simulation = target.simulation {
-            clock = fast ? simulation.clock : PacedClock(pacing: simulation.clock)
+        if let simulated = target.simulatedClock {
+            clock = fast ? simulated : PacedClock(pacing: simulated)
         } else {
-            clock = target.chip.driver.clock
+            clock = target.clock
         }
-        let playback = EnginePlayback(targets: targets, clock: clock, pace: target.simulation != nil && fast ? .stepped : .threaded, idleTimeouts: board.idleTimeouts)
-        let sound = noAudio ? nil : try PlayAudio.open(board: board, contentFile: content.items[0].file, clock: clock, simulatedClock: target.simulation?.clock)
+        let playback = EnginePlayback(targets: targets, clock: clock, pace: target.simulatedClock != nil && fast ? .stepped : .threaded, idleTimeouts: board.idleTimeouts)
+        let sound = noAudio ? nil : try PlayAudio.open(board: board, contentFile: content.items[0].file, clock: clock, simulatedClock: target.simulatedClock)
         playback.engine.attachAudio(sound?.audio)
         // Installed before the timing thread starts, so every thread inherits the blocked signals.
         // The guard stops the engine itself; the command then reports and exits with 128 + signal.
@@ -106,8 +116,8 @@ struct PlayCommand: ParsableCommand {
         let termination = TerminationGuard.install(engine: playback.engine) { status in signals.record(signal: status - 128) }
         defer { termination.uninstall() }
         var liveView: LiveView?
-        if let simulation = target.simulation, !quiet, !options.json, !fast, isatty(STDOUT_FILENO) == 1 {
-            liveView = LiveView(chip: simulation.chip, clock: clock, model: try SimulatedLRA.model(resonantFrequency: target.chip.configuration.ratings.resonantFrequency))
+        if let simulation = target.simulation, let chip = target.chip, !quiet, !options.json, !fast, isatty(STDOUT_FILENO) == 1 {
+            liveView = LiveView(chip: simulation.chip, clock: clock, model: try SimulatedLRA.model(resonantFrequency: chip.configuration.ratings.resonantFrequency))
         }
         if !quiet {
             let capabilities = target.configuredCapabilities
@@ -118,7 +128,7 @@ struct PlayCommand: ParsableCommand {
         log.info("playing \(content.items.count) item(s) on \(board.boardName)/\(targets.map(\.name).joined(separator: "+"))")
 
         let snapshot: (@Sendable () -> Void)? = liveView.map { view in { @Sendable in view.capture() } }
-        let started = clock.now + Self.startDelay
+        let started = clock.now + Self.startDelay(for: targets)
         var announced = false
         let frame = {
             // Logged once the first deadline has passed, so a script (or test) knows output is under way.

@@ -45,9 +45,12 @@ final class EnginePlayback {
         actuatorName = targets.count == 1 ? targets.first?.name : nil
         scheduler = DeadlineScheduler(clock: clock)
         engine = HapticEngine(
-            actuators: targets.map { EngineActuator($0.actuator, name: $0.name, idleTimeouts: idleTimeouts, maximumContinuousDrive: $0.chip.maximumContinuousDrive) },
+            actuators: targets.map { EngineActuator($0.actuator, name: $0.name, idleTimeouts: idleTimeouts, maximumContinuousDrive: $0.maximumContinuousDrive) },
             clock: clock,
-            scheduler: scheduler
+            scheduler: scheduler,
+            // One set of options for every actuator: PCM drive is rendered at the (first) PCM
+            // actuator's stream rate.
+            compilerOptions: targets.first { $0.pcm != nil }?.compilerOptions ?? CompilerOptions()
         )
         let signal = finished
         engine.stoppedHandler = { reason in signal.finish(Failure.engineStopped(reason)) }

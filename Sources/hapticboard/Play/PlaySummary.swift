@@ -55,6 +55,8 @@ struct PlaySummary: Encodable {
     var stoppedBy: String?
     /// On the sim board: each simulated chip after playback.
     var chips: [ChipState]
+    /// On a simulated PCM actuator: what its device played.
+    var pcm: [PCMDriveState]
     /// The sound played beside the haptics; nil with `--no-audio` or without a sound output.
     var audio: AudioSummary?
 
@@ -74,10 +76,11 @@ struct PlaySummary: Encodable {
         p99LatenessMicroseconds = Self.microseconds(metrics.lateness.percentile(99))
         elapsedSeconds = elapsed.secondsValue
         transitions = TransitionTally.tallies(playback.engine.powerTransitions.map(\.report))
-        let stored = targets.filter { $0.actuator.calibration != nil }.count
+        let stored = targets.filter(\.hasCalibration).count
         calibration = stored == 0 ? "none" : stored == targets.count ? "stored" : "stored for \(stored) of \(targets.count)"
         stoppedBy = signal.map(StopRequest.name(of:))
         chips = targets.compactMap { target in target.simulation.map { ChipState(name: target.name, $0.chip) } }
+        pcm = targets.compactMap { $0.pcm.flatMap(PCMDriveState.init) }
         self.audio = audio
     }
 
@@ -93,6 +96,7 @@ struct PlaySummary: Encodable {
         ]
         lines += transitions.map { "  \($0.text)" }
         if let stoppedBy { lines.append("stopped by \(stoppedBy); actuator stopped and in standby") }
+        lines += pcm.map(\.text)
         if let audio { lines.append(audio.text) }
         for chip in chips { lines.append("chip \(chip.name): MODE \(chip.mode), RTP_INPUT \(chip.realtimeInput)\(chip.standby ? ", standby" : "")") }
         return lines.joined(separator: "\n")

@@ -46,7 +46,7 @@ final class PlayPCMBoardTests: XCTestCase {
         XCTAssertEqual(summary["actuators"] as? [String], ["grip"])
         XCTAssertEqual(summary["late"] as? Int, 0, "\(summary)")
         let drive = try XCTUnwrap((summary["pcm"] as? [[String: Any]])?.first, "\(summary)")
-        XCTAssertEqual(drive["channel"] as? Int, 2)
+        XCTAssertEqual(drive["channel"] as? Int, 3)
         XCTAssertEqual(try XCTUnwrap(drive["driveFrequencyHz"] as? Double), 170, accuracy: 1)
         // Full intensity, capped by max-amplitude 0.8.
         let peak = try XCTUnwrap(drive["peak"] as? Double)

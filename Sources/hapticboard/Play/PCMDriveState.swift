@@ -6,7 +6,8 @@ import HardwareMocks
 struct PCMDriveState: Encodable {
     /// The actuator.
     var name: String
-    /// The device channel measured: the first of the actuator's channel map (zero-based).
+    /// The device channel measured: the first of the actuator's channel map, one-based as in the
+    /// board file's `channel-map`.
     var channel: Int
     /// Frames the device played, silence included.
     var frames: Int
@@ -21,8 +22,9 @@ struct PCMDriveState: Encodable {
         guard let device = actuator.simulation else { return nil }
         let configuration = actuator.actuator.configuration
         name = actuator.name
-        channel = configuration.channelMap.channels.first ?? 0
-        let signal = device.channel(channel)
+        let index = configuration.channelMap.channels.first ?? 0
+        channel = index + 1
+        let signal = device.channel(index)
         frames = signal.count
         peak = SignalMeasurement.peak(of: signal, in: 0..<signal.count)
         driveFrequencyHz = SignalMeasurement.zeroCrossingFrequency(of: signal, sampleRate: configuration.format.sampleRate)
@@ -30,6 +32,6 @@ struct PCMDriveState: Encodable {
 
     var text: String {
         let frequency = driveFrequencyHz.map { ", drive \(ContentSummary.number($0)) Hz" } ?? ""
-        return "pcm \(name): channel \(channel + 1), \(frames) frames, peak \(ContentSummary.number(peak))\(frequency)"
+        return "pcm \(name): channel \(channel), \(frames) frames, peak \(ContentSummary.number(peak))\(frequency)"
     }
 }

@@ -74,4 +74,12 @@ final class PlayPCMBoardTests: XCTestCase {
         let commands = try XCTUnwrap(program["commands"] as? [[String: Any]]).compactMap { $0["command"] as? String }
         XCTAssertTrue(commands.contains { $0.hasPrefix("pcm") }, "\(commands)")
     }
+
+    func testRenderExplainsThatItSimulatesChipsOnly() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pcm-\(UUID().uuidString).svg").path
+        let run = try BuiltCommand().run(["render", "--board", boardPath, BuiltCommand.path("Examples/ahap/transients.ahap"), "--svg", output])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.errorOutput.contains("actuator 'grip' of board 'sim-pcm' is a pcm-actuator"), run.errorOutput)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+    }
 }

@@ -15,13 +15,14 @@ struct PlayAudio {
     /// Whether `audio` writes to a `PCMCaptureSink` rather than an ALSA device.
     let isSimulated: Bool
 
-    /// The sound output for `board`, reading waveforms beside `contentFile`: the board file's
-    /// `audio:` on its ALSA device (or, when that device is `sim` or the actuators are simulated
-    /// and the board has no `audio:`, a capture sink on `simulatedClock`); nil when the board has
-    /// no sound output and no simulated clock.
+    /// The sound output for `board`, reading waveforms beside `contentFile`. When the engine runs
+    /// on `simulatedClock` (simulated actuators), a capture sink on it: an ALSA device plays on
+    /// the wall clock and could not be placed on virtual time. Otherwise the board file's
+    /// `audio:` on its ALSA device (a capture sink on a new virtual clock would not keep time with
+    /// real actuators, so `device: sim` then plays nothing); nil without a sound output.
     static func open(board: BoardChips, contentFile: URL, clock: any MonotonicClock, simulatedClock: VirtualClock?) throws -> PlayAudio? {
         let output = board.file.description.audio?.output
-        if let output, output.device != BuiltInBoard.simName {
+        if simulatedClock == nil, let output, output.device != BuiltInBoard.simName {
             guard let audio = try board.file.engineAudio(contentFile: contentFile, clock: clock) else { return nil }
             return PlayAudio(audio: audio, isSimulated: false)
         }

@@ -82,4 +82,13 @@ final class PlayPCMBoardTests: XCTestCase {
         XCTAssertTrue(run.errorOutput.contains("actuator 'grip' of board 'sim-pcm' is a pcm-actuator"), run.errorOutput)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
     }
+
+    func testAMissingALSADeviceIsNamedBeforePlaying() throws {
+        let missing = Self.board.replacingOccurrences(of: "device: sim", with: "device: hw:CARD=HapticboardNoSuchCard,DEV=0")
+        let file = URL(fileURLWithPath: boardPath).deletingLastPathComponent().appendingPathComponent("missing.yml")
+        try missing.write(to: file, atomically: true, encoding: .utf8)
+        let run = try BuiltCommand().run(["play", "--fast", "--quiet", "--board", file.path, BuiltCommand.path("Examples/ahap/transients.ahap")])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.errorOutput.contains("hapticboard: error: cannot open PCM device hw:CARD=HapticboardNoSuchCard,DEV=0"), run.errorOutput)
+    }
 }

@@ -49,6 +49,16 @@ struct BoardActuator {
         clock = pcm.clock
     }
 
+    /// Opens and closes a real PCM actuator's ALSA device, so a missing or busy device is reported
+    /// as such before playing: it opens only at wake, inside the engine, whose stop reason (device
+    /// lost) would not say why. Nothing to do for chips (their bus opened with the board) or
+    /// simulated devices.
+    func checkDeviceOpens() throws {
+        guard pcm != nil, simulatedClock == nil else { return }
+        try actuator.wake()
+        try actuator.sleep()
+    }
+
     /// Whether a stored calibration is restored at wake (only DRV2605-class chips have one).
     var hasCalibration: Bool { drv2605?.calibration != nil }
 

@@ -99,6 +99,7 @@ struct PlayCommand: ParsableCommand {
         let calibrations = try state.store.load()
         let board = try BoardChips.open(board: options.resolvedBoard)
         let targets = try board.actuators(named: actuator, calibrations: calibrations)
+        for target in targets { try target.checkDeviceOpens() }
         // One clock drives the engine: the hardware's, or the first simulated chip's.
         let target = targets[0]
         let clock: any MonotonicClock

@@ -36,7 +36,8 @@ struct PlaySummary: Encodable {
     var events: Int
     /// Passes over the content started (a single looping pattern loops inside one pass).
     var passes: Int
-    /// Scheduled actions the engine ran: commands, mode switches, power and timer actions.
+    /// Scheduled actions the engine ran: commands, mode switches, power and timer actions, and the
+    /// sound stream's periodic top-ups while sounds play.
     var commands: Int
     /// Actions dispatched more than `lateTolerance` after their dispatch instant (from the
     /// scheduler's lateness histogram, to its 1/64 resolution).

@@ -111,8 +111,11 @@ struct PlayCommand: ParsableCommand {
         let playback = EnginePlayback(targets: targets, clock: clock, pace: target.simulatedClock != nil && fast ? .stepped : .threaded, idleTimeouts: board.idleTimeouts)
         let sound = noAudio ? nil : try PlayAudio.open(board: board, contentFile: content.items[0].file, clock: clock, simulatedClock: target.simulatedClock)
         playback.engine.attachAudio(sound?.audio)
-        if sound == nil, !noAudio, !quiet, content.items.contains(where: { $0.content.pattern.events.contains { !$0.type.isHaptic } }) {
-            printError("board \(board.boardName) has no 'audio:' output: audio events play no sound")
+        let hasAudioEvents = content.items.contains { $0.content.pattern.events.contains { !$0.type.isHaptic } }
+        if hasAudioEvents, !quiet {
+            if sound == nil, !noAudio { printError("board \(board.boardName) has no 'audio:' output: audio events play no sound") }
+            // The engine plays sounds at their own speed only (see EngineAudio).
+            if sound != nil, rate != 1 { printError("--rate \(rate): sounds play only at rate 1; this playback is silent") }
         }
         // Installed before the timing thread starts, so every thread inherits the blocked signals.
         // The guard stops the engine itself; the command then reports and exits with 128 + signal.

@@ -51,8 +51,9 @@ enum BoardChipsError: Error, CustomStringConvertible {
     }
 }
 
-/// Opens the DRV2605-class chips of a board — the built-in `sim` board or a board file — for
-/// commands such as `probe` and `registers`.
+/// Opens the actuators of a board — the built-in `sim` board or a board file: its DRV2605-class
+/// chips (for every command, `probe` and `registers` included) and its PCM-driven actuators (for
+/// the commands that drive actuators through the engine: `play`, `status`, `inspect`).
 struct BoardChips {
     var boardName: String
     var chips: [OpenedChip]

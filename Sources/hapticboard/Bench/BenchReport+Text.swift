@@ -20,10 +20,10 @@ extension BenchReport {
             textColumns: 2
         ).lines
         lines.append("")
-        lines.append("(b) zero-cost action requested for \"now\" until it runs, µs (\(overhead.first?.samples ?? 0) requests, 1 ms apart)")
+        lines.append("(b) overhead: a zero-cost action requested for \"now\" until it runs; player.start() until the bus write, µs")
         lines += TextTable(
-            header: ["method", "p50", "p99", "max"],
-            rows: overhead.map { [$0.method, Self.number($0.p50Microseconds), Self.number($0.p99Microseconds), Self.number($0.maxMicroseconds)] }
+            header: ["method", "samples", "p50", "p99", "max"],
+            rows: overhead.map { [$0.method, String($0.samples), Self.number($0.p50Microseconds), Self.number($0.p99Microseconds), Self.number($0.maxMicroseconds)] }
         ).lines
         lines.append("")
         lines.append("(c) process CPU time (getrusage, all threads)")

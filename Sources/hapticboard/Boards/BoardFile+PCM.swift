@@ -1,6 +1,7 @@
 import ActuatorHAL
 import Foundation
 import HapticRuntime
+import HardwareMocks
 
 extension BoardFile {
     /// The configuration of PCM actuator `index` (checked by `BoardRules` first): one-based
@@ -61,5 +62,22 @@ extension BoardFile {
         let sink = try ALSAPCMSink(device: output.device, format: format)
         let sounds = SoundLibrary(decoder: SoundFileDecoder(), sampleRate: sink.format.sampleRate, contentFile: contentFile)
         return EngineAudio(output: AudioScheduler(sink: sink, clock: clock), sounds: sounds)
+    }
+}
+
+extension BoardFile {
+    /// PCM actuator `index` on a simulated device (`device: sim`, or any device when commands
+    /// only need the actuator as configured), capturing its drive on `clock`.
+    func simulatedPCMActuator(at index: Int, clock: VirtualClock) throws(BoardFileError) -> OpenedPCMActuator {
+        let configuration = try pcmActuatorConfiguration(forActuatorAt: index)
+        let device = SimulatedPCMDevice(clock: clock)
+        let description = description.actuators[index]
+        let actuator = PCMActuator(name: description.name, configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in
+            try device.open(configuration.format)
+        }
+        return OpenedPCMActuator(
+            name: description.name, actuator: actuator, clock: clock,
+            maximumContinuousDrive: description.maxContinuousDriveMs.map { .milliseconds($0) }, simulation: device
+        )
     }
 }

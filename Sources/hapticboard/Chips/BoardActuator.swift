@@ -2,34 +2,81 @@ import ActuatorHAL
 import HapticRuntime
 import HardwareMocks
 
-/// One actuator of an opened board as the runtime drives it, with the chip it sits on.
+/// One actuator of an opened board as the runtime drives it: a DRV2605-class chip on I2C, or a
+/// PCM-driven actuator on an ALSA device.
 struct BoardActuator {
-    var chip: OpenedChip
-    var actuator: DRV2605Actuator
+    var name: String
+    /// What the engine drives.
+    var actuator: any Actuator
+    /// The chip and its driver-level actuator, for a DRV2605-class actuator; nil for a PCM one.
+    var chip: OpenedChip?
+    var drv2605: DRV2605Actuator?
+    /// The PCM actuator, for `compatible: pcm-actuator`; nil for a chip.
+    var pcm: OpenedPCMActuator?
+    /// The board file's `max-continuous-drive-ms`.
+    var maximumContinuousDrive: Duration?
+    /// The clock the actuator's hardware (or simulation) runs on.
+    var clock: any MonotonicClock
 
-    var name: String { chip.name }
-    /// The simulated board behind the actuator on the sim board (or a stand-in), else nil.
-    var simulation: SimulatedBoard? { chip.simulation }
+    /// The simulated board behind a chip on the sim board (or a stand-in), else nil.
+    var simulation: SimulatedBoard? { chip?.simulation }
+    /// The virtual clock of a simulated chip or PCM device, else nil.
+    var simulatedClock: VirtualClock? { chip?.simulation?.clock ?? pcm?.simulation?.clock }
 
     /// An actuator on `chip`, restoring `calibration` at every wake when one is stored.
     init(chip: OpenedChip, calibration: DRV2605CalibrationResult?) {
-        self.chip = chip
-        actuator = DRV2605Actuator(
+        let driver = DRV2605Actuator(
             name: chip.name,
             driver: chip.driver,
             configuration: chip.configuration,
             calibration: calibration,
             maximumContinuousDrive: chip.maximumContinuousDrive
         )
+        name = chip.name
+        actuator = driver
+        self.chip = chip
+        drv2605 = driver
+        maximumContinuousDrive = chip.maximumContinuousDrive
+        clock = chip.driver.clock
     }
 
-    /// What the compiler may ask of the actuator, without waking hardware: the driver's view of
-    /// the configuration, with the ROM library of the chip the board file names (an unwoken
-    /// driver has not read DEVICE_ID yet).
+    /// A PCM-driven actuator.
+    init(pcm: OpenedPCMActuator) {
+        name = pcm.name
+        actuator = pcm.actuator
+        self.pcm = pcm
+        maximumContinuousDrive = pcm.maximumContinuousDrive
+        clock = pcm.clock
+    }
+
+    /// Opens and closes a real PCM actuator's ALSA device, so a missing or busy device is reported
+    /// as such before playing: it opens only at wake, inside the engine, whose stop reason (device
+    /// lost) would not say why. Nothing to do for chips (their bus opened with the board) or
+    /// simulated devices.
+    func checkDeviceOpens() throws {
+        guard pcm != nil, simulatedClock == nil else { return }
+        try actuator.wake()
+        try actuator.sleep()
+    }
+
+    /// Whether a stored calibration is restored at wake (only DRV2605-class chips have one).
+    var hasCalibration: Bool { drv2605?.calibration != nil }
+
+    /// What the compiler may ask of the actuator, without waking hardware: for a chip the
+    /// driver's view of the configuration, with the ROM library of the chip the board file names
+    /// (an unwoken driver has not read DEVICE_ID yet).
     var configuredCapabilities: ActuatorCapabilities {
         var capabilities = actuator.capabilities
-        capabilities.romLibrary = chip.configuration.effectiveLibrary(on: chip.variant)
+        if let chip { capabilities.romLibrary = chip.configuration.effectiveLibrary(on: chip.variant) }
         return capabilities
+    }
+
+    /// The options to compile for this actuator: mode switches planned at its prepare budget, PCM
+    /// drive at its stream's rate.
+    var compilerOptions: CompilerOptions {
+        var options = CompilerOptions(modeSwitchCost: actuator.budget(for: .prepare))
+        if let pcm { options.pcmSampleRate = pcm.actuator.configuration.format.sampleRate }
+        return options
     }
 }
 
@@ -37,12 +84,14 @@ extension BoardChips {
     /// The actuators a command works on: the one named `name`, or every one when `name` is nil.
     /// Each gets its stored calibration from `calibrations` (keyed by this board's name).
     func actuators(named name: String?, calibrations: CalibrationStore.Contents = .init()) throws(CommandLineError) -> [BoardActuator] {
-        let selected = name.map { wanted in chips.filter { $0.name == wanted } } ?? chips
+        let all = chips.map { BoardActuator(chip: $0, calibration: calibrations.result(board: boardName, actuator: $0.name)) }
+            + pcmActuators.map { BoardActuator(pcm: $0) }
+        let selected = name.map { wanted in all.filter { $0.name == wanted } } ?? all
         if let name, selected.isEmpty {
-            throw .unknownActuator(name, board: boardName, available: chips.map(\.name))
+            throw .unknownActuator(name, board: boardName, available: all.map(\.name))
         }
         guard !selected.isEmpty else { throw .noActuators(board: boardName) }
-        return selected.map { BoardActuator(chip: $0, calibration: calibrations.result(board: boardName, actuator: $0.name)) }
+        return selected
     }
 
     /// The one actuator a command plays on: `name`, or the board's first.
@@ -56,15 +105,14 @@ extension BoardActuator {
     /// Capabilities to compile for: on the sim board from the woken simulated chip (which has
     /// read its DEVICE_ID); for real hardware or its stand-in, from the board's configuration.
     func compilationCapabilities() throws -> ActuatorCapabilities {
-        guard simulation != nil, !chip.isStandIn else { return configuredCapabilities }
+        guard simulation != nil, chip?.isStandIn == false else { return configuredCapabilities }
         try actuator.wake()
         return actuator.capabilities
     }
 
     /// `pattern` compiled for this actuator, each mode switch planned at the actuator's prepare budget.
     func compile(_ pattern: HapticPattern, capabilities: ActuatorCapabilities) -> ActuatorProgram {
-        let options = CompilerOptions(modeSwitchCost: actuator.budget(for: .prepare))
-        return PatternCompiler(capabilities: capabilities, options: options).compile(pattern)
+        PatternCompiler(capabilities: capabilities, options: compilerOptions).compile(pattern)
     }
 }
 

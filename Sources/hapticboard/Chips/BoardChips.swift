@@ -51,11 +51,16 @@ enum BoardChipsError: Error, CustomStringConvertible {
     }
 }
 
-/// Opens the DRV2605-class chips of a board — the built-in `sim` board or a board file — for
-/// commands such as `probe` and `registers`.
+/// Opens the actuators of a board — the built-in `sim` board or a board file: its DRV2605-class
+/// chips (for every command, `probe` and `registers` included) and its PCM-driven actuators (for
+/// the commands that drive actuators through the engine: `play`, `status`, `inspect`).
 struct BoardChips {
     var boardName: String
     var chips: [OpenedChip]
+    /// The board's PCM-driven actuators (`compatible: pcm-actuator`).
+    var pcmActuators: [OpenedPCMActuator]
+    /// The board file the chips were opened from (its `audio:` output, its PCM actuators).
+    var file: BoardFile
     /// The board file's power timeouts, if it gives any.
     var power: PowerDescription?
 
@@ -72,6 +77,33 @@ struct BoardChips {
             do { file = try BoardFile.load(path: path) } catch { throw .boardFile(error) }
         }
         return try open(file, simulatingEveryBus: simulatingEveryBus)
+    }
+
+    /// Opens the PCM actuators a board file lists: on their ALSA devices (opened at wake), or on a
+    /// simulated device when the device is `sim` or `simulatingEveryDevice`. Simulated devices run
+    /// on `simulatedClock` (the simulated chips' clock, so one engine clock serves every actuator)
+    /// or, on a board without simulated chips, on one new virtual clock.
+    private static func openPCMActuators(
+        of file: BoardFile, simulatingEveryDevice: Bool, sharing simulatedClock: VirtualClock?, hardwareClock: any MonotonicClock
+    ) throws(BoardChipsError) -> [OpenedPCMActuator] {
+        let virtualClock = simulatedClock ?? VirtualClock()
+        var opened: [OpenedPCMActuator] = []
+        for (index, actuator) in file.description.actuators.enumerated() {
+            guard let pcm = actuator.pcm else { continue }
+            do {
+                if pcm.device == BuiltInBoard.simName || simulatingEveryDevice {
+                    opened.append(try file.simulatedPCMActuator(at: index, clock: virtualClock))
+                } else {
+                    opened.append(OpenedPCMActuator(
+                        name: actuator.name, actuator: try file.pcmActuator(at: index, clock: hardwareClock), clock: hardwareClock,
+                        maximumContinuousDrive: actuator.maxContinuousDriveMs.map { .milliseconds($0) }, simulation: nil
+                    ))
+                }
+            } catch {
+                throw .boardFile(error)
+            }
+        }
+        return opened
     }
 
     /// Opens the DRV260x chips (`compatible: ti,drv260…`) a board file lists, each with its
@@ -108,7 +140,8 @@ struct BoardChips {
                 isStandIn: simulation != nil && bus.device != BuiltInBoard.simName
             ))
         }
-        return BoardChips(boardName: description.board, chips: chips, power: description.power)
+        let pcmActuators = try openPCMActuators(of: file, simulatingEveryDevice: simulatingEveryBus, sharing: chips.first?.simulation?.clock, hardwareClock: hardware.clock)
+        return BoardChips(boardName: description.board, chips: chips, pcmActuators: pcmActuators, file: file, power: description.power)
     }
 
 }

@@ -6,7 +6,8 @@ import ActuatorHAL
 struct LinuxBoardHardware {
     private var buses: [String: LinuxI2CBus] = [:]
     private var muxes: [String: TCA9548A] = [:]
-    private let clock = SystemMonotonicClock()
+    /// CLOCK_MONOTONIC, which every real device of the board runs on.
+    let clock = SystemMonotonicClock()
 
     /// A driver for `actuator` (entry `index` of `file`), on `bus` or on its channel of `mux`.
     mutating func driver(

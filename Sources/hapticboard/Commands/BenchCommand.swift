@@ -14,7 +14,9 @@ struct BenchCommand: ParsableCommand {
         (a) Every method wakes at the same periodic CLOCK_MONOTONIC deadlines, first on an idle \
         machine, then with --load busy threads; lateness = callback start − deadline. \
         (b) A zero-cost action is requested for "now" and timed until it runs, one request every \
-        millisecond so the waker is idle each time. \
+        millisecond so the waker is idle each time; and player.start() on an engine whose \
+        (simulated DRV2605L) actuator is ready is timed until its first register write reaches a \
+        zero-cost bus (transactions take no wire time), one start after each player's end. \
         (c) Process CPU time (getrusage) while the scheduler idles for 1 s and while each method \
         streams 1,000 amplitude values 1 ms apart to a zero-cost sink. The machine is shared and \
         noisy: compare methods within one run, as ratios. Takes about 3 × count × period per condition.
@@ -41,6 +43,8 @@ struct BenchCommand: ParsableCommand {
     static let streamCount = 1_000
     /// Requests in part (b).
     static let overheadSamples = 1_000
+    /// Player starts in part (b); each plays a short transient to its end.
+    static let playerStartSamples = 200
 
     func validate() throws {
         guard load >= 0 else { throw ValidationError("--load must be 0 or more busy threads, not \(load).") }
@@ -81,6 +85,15 @@ struct BenchCommand: ParsableCommand {
             )
         }
 
+        printError("bench: (b) player.start() to the bus write…")
+        let start = try PlayerStartOverhead(clock: clock, scheduler: scheduler, samples: Self.playerStartSamples).run()
+        let playerStart = BenchReport.OverheadRow(
+            method: PlayerStartOverhead.method, samples: start.overhead.count,
+            p50Microseconds: BenchReport.microseconds(start.overhead.percentile(50)),
+            p99Microseconds: BenchReport.microseconds(start.overhead.percentile(99)),
+            maxMicroseconds: BenchReport.microseconds(start.overhead.maximum)
+        )
+
         printError("bench: (c) CPU time…")
         scheduler.cancelAll()
         let idleSpan = Duration.seconds(1)
@@ -98,7 +111,7 @@ struct BenchCommand: ParsableCommand {
                 cores: ProcessInfo.processInfo.activeProcessorCount, timingThread: Self.describe(scheduler.realtimeSetup),
                 spinWindowMicroseconds: BenchReport.microseconds(scheduler.spinWindow)
             ),
-            lateness: lateness, overhead: overhead, cpu: [idleRow] + streamRows,
+            lateness: lateness, overhead: overhead + [playerStart], cpu: [idleRow] + streamRows,
             goals: BenchReport.goals(lateness: lateness, idleCPU: idleRow)
         )
         if json {

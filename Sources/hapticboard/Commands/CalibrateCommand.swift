@@ -49,7 +49,8 @@ struct CalibrateCommand: ParsableCommand {
         var contents = try store.load()
         let board = try BoardChips.open(board: options.resolvedBoard)
         var outcomes: [Outcome] = []
-        for target in try board.actuators(named: actuator) {
+        // A PCM actuator has no auto-calibration: it is skipped unless named.
+        for target in try board.actuators(named: actuator) where target.drv2605 != nil || actuator != nil {
             if !force, let entry = contents.entry(board: board.boardName, actuator: target.name) {
                 printError("\(target.name): calibration stored; keeping it (--force recalibrates)")
                 outcomes.append(Outcome(name: target.name, calibrated: false, result: CalibrationReport(entry)))
@@ -76,14 +77,17 @@ struct CalibrateCommand: ParsableCommand {
     /// announced on standard error.
     private func calibrate(_ target: BoardActuator) throws(CommandLineError) -> DRV2605CalibrationResult {
         let name = target.name
-        let bound = target.chip.configuration.autoCalibrationTime.timeout
+        guard let chip = target.chip, let driver = target.drv2605 else {
+            throw .calibrationFailed(actuator: name, reason: "a \(ActuatorDescription.pcmCompatible) has no auto-calibration")
+        }
+        let bound = chip.configuration.autoCalibrationTime.timeout
         do {
             printError("\(name): waking the chip and writing its configuration…")
             try target.actuator.wake()
             printError("\(name): auto-calibration running (the chip allows up to \(ContentSummary.number(bound.secondsValue)) s)…")
-            let started = target.chip.driver.clock.now
-            let result = try ProgressTicker.showing("\(name): calibrating") { try target.actuator.calibrate() }
-            let took = target.chip.driver.clock.now - started
+            let started = chip.driver.clock.now
+            let result = try ProgressTicker.showing("\(name): calibrating") { try driver.calibrate() }
+            let took = chip.driver.clock.now - started
             printError("\(name): done in \(ContentSummary.number(took.secondsValue)) s; switching the chip off")
             try target.actuator.sleep()
             return result

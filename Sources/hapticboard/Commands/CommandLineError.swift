@@ -2,8 +2,10 @@
 enum CommandLineError: Error, CustomStringConvertible {
     /// `--actuator` named no actuator of the board.
     case unknownActuator(String, board: String, available: [String])
-    /// The board has no DRV260x actuator to drive.
+    /// The board has no actuator to drive.
     case noActuators(board: String)
+    /// `render` picked an actuator that is not a DRV260x chip (it simulates the chip and its LRA).
+    case renderNeedsChip(actuator: String, board: String)
     /// `play` got none, or more than one, of files, `--notation` and `--effect`.
     case contentSources(given: Int)
     /// `--loop` over content without events would spin without playing anything.
@@ -32,7 +34,9 @@ enum CommandLineError: Error, CustomStringConvertible {
         case .unknownActuator(let name, let board, let available):
             return "board '\(board)' has no actuator '\(name)'; it has \(available.joined(separator: ", "))"
         case .noActuators(let board):
-            return "board '\(board)' has no DRV260x actuator"
+            return "board '\(board)' has no actuator"
+        case .renderNeedsChip(let actuator, let board):
+            return "render simulates a DRV260x chip; actuator '\(actuator)' of board '\(board)' is a \(ActuatorDescription.pcmCompatible) (see its drive with 'inspect --program')"
         case .contentSources(let given):
             return given == 0
                 ? "nothing to play: give content files, --notation 'TEXT' or --effect N"

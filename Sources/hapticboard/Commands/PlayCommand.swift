@@ -21,6 +21,12 @@ struct PlayCommand: ParsableCommand {
             is a terminal, a live view shows the drive and the acceleration an LRA model gives \
             for it (--quiet or --json turn it off; --fast skips the pacing).
 
+            Sound: AudioCustom and AudioContinuous events play on the board's `audio:` output \
+            (waveform paths resolve in the content file's folder), on the engine's timeline. On a \
+            simulated board without `audio:` (the built-in sim) the sound goes to a simulated \
+            device on the virtual clock, and the summary reports when each sound's first sample \
+            left it against its haptic deadline. --no-audio plays no sound.
+
             Ctrl-C (SIGINT) or SIGTERM stops the output, puts the actuator in standby, prints the \
             summary and exits with 130 or 143.
 
@@ -56,7 +62,7 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "No live view and no content warnings; only the summary.")
     var quiet = false
 
-    @Flag(name: .long, help: "Leave audio events out (not counted, no warning). Actuators do not render audio events yet, so they are never played either way.")
+    @Flag(name: .long, help: "Play no sound: audio events are left out (not counted, no warning) and no sound output is opened.")
     var noAudio = false
 
     @Flag(name: .long, help: "On the sim board, run the virtual clock as fast as possible instead of in real time (for tests).")
@@ -65,9 +71,19 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How late a transient may be before it is dropped rather than played late, in milliseconds; raise it on slow or emulated machines.", valueName: "ms"))
     var lateTolerance: Double = 3
 
-    /// The first pattern starts this long after the engine does, so the timing thread is up and
-    /// running (and the chip awake) before the first deadline rather than racing it.
+    /// The first pattern starts at least this long after the engine does, so the timing thread is
+    /// up and running (and the chip awake) before the first deadline rather than racing it.
     static let startDelay = Duration.milliseconds(50)
+    /// Added to the slowest actuator's wake and prepare budgets when they exceed `startDelay`
+    /// (a PCM device takes up to 50 ms to open), so the wake is not dispatched late.
+    static let wakeMargin = Duration.milliseconds(2)
+
+    /// How far ahead the first pattern starts on `targets`: the engine wakes and prepares each
+    /// actuator by its budgets ahead of the first event, which must not lie in the past.
+    static func startDelay(for targets: [BoardActuator]) -> Duration {
+        let lead = targets.map { $0.actuator.budget(for: .wake) + $0.actuator.budget(for: .prepare) }.max() ?? .zero
+        return max(startDelay, lead + wakeMargin)
+    }
 
     /// With --fast, how far virtual time moves between checks for the end and for signals: small,
     /// so the next file starts within a millisecond of the previous one's end.
@@ -87,26 +103,35 @@ struct PlayCommand: ParsableCommand {
         let calibrations = try state.store.load()
         let board = try BoardChips.open(board: options.resolvedBoard)
         let targets = try board.actuators(named: actuator, calibrations: calibrations)
+        for target in targets { try target.checkDeviceOpens() }
         // One clock drives the engine: the hardware's, or the first simulated chip's.
         let target = targets[0]
         let clock: any MonotonicClock
-        if let simulation = target.simulation {
-            clock = fast ? simulation.clock : PacedClock(pacing: simulation.clock)
+        if let simulated = target.simulatedClock {
+            clock = fast ? simulated : PacedClock(pacing: simulated)
         } else {
-            clock = target.chip.driver.clock
+            clock = target.clock
         }
         let playback = EnginePlayback(
-            targets: targets, clock: clock, pace: target.simulation != nil && fast ? .stepped : .threaded,
+            targets: targets, clock: clock, pace: target.simulatedClock != nil && fast ? .stepped : .threaded,
             idleTimeouts: board.idleTimeouts, latePolicy: LatePolicy(transientTolerance: .microseconds(Int64((lateTolerance * 1000).rounded())))
         )
+        let sound = noAudio ? nil : try PlayAudio.open(board: board, contentFile: content.items[0].file, clock: clock, simulatedClock: target.simulatedClock)
+        playback.engine.attachAudio(sound?.audio)
+        let hasAudioEvents = content.items.contains { $0.content.pattern.events.contains { !$0.type.isHaptic } }
+        if hasAudioEvents, !quiet {
+            if sound == nil, !noAudio { printError("board \(board.boardName) has no 'audio:' output: audio events play no sound") }
+            // The engine plays sounds at their own speed only (see EngineAudio).
+            if sound != nil, rate != 1 { printError("--rate \(rate): sounds play only at rate 1; this playback is silent") }
+        }
         // Installed before the timing thread starts, so every thread inherits the blocked signals.
         // The guard stops the engine itself; the command then reports and exits with 128 + signal.
         let signals = StopRequest()
         let termination = TerminationGuard.install(engine: playback.engine) { status in signals.record(signal: status - 128) }
         defer { termination.uninstall() }
         var liveView: LiveView?
-        if let simulation = target.simulation, !quiet, !options.json, !fast, isatty(STDOUT_FILENO) == 1 {
-            liveView = LiveView(chip: simulation.chip, clock: clock, model: try SimulatedLRA.model(resonantFrequency: target.chip.configuration.ratings.resonantFrequency))
+        if let simulation = target.simulation, let chip = target.chip, !quiet, !options.json, !fast, isatty(STDOUT_FILENO) == 1 {
+            liveView = LiveView(chip: simulation.chip, clock: clock, model: try SimulatedLRA.model(resonantFrequency: chip.configuration.ratings.resonantFrequency))
         }
         if !quiet {
             let capabilities = target.configuredCapabilities
@@ -120,8 +145,9 @@ struct PlayCommand: ParsableCommand {
         // may rewrite them, which on a slow bus or machine can outlast its budget, and the first
         // effect would then be dropped as late instead of played.
         if content.eventCount > 0 { try playback.wakeActuators() }
+        playback.startTimingThread()
         let snapshot: (@Sendable () -> Void)? = liveView.map { view in { @Sendable in view.capture() } }
-        let started = clock.now + Self.startDelay
+        let started = clock.now + Self.startDelay(for: targets)
         var announced = false
         let frame = {
             // Logged once the first deadline has passed, so a script (or test) knows output is under way.
@@ -136,7 +162,8 @@ struct PlayCommand: ParsableCommand {
             passes = try playback.play(
                 content.items.map(\.content.pattern), loop: loop, rate: rate, startingAt: started,
                 frameInterval: fast ? Self.fastStep : LiveView.frameInterval, stopRequested: { signals.received != nil },
-                snapshot: snapshot, frame: frame
+                snapshot: snapshot, frame: frame,
+                willPlay: { index in sound?.resolveWaveforms(besides: content.items[index].file) }
             )
         } catch {
             // Whatever failed, the actuator must not keep driving.
@@ -150,7 +177,8 @@ struct PlayCommand: ParsableCommand {
 
         let summary = PlaySummary(
             board: board.boardName, targets: targets, content: content, playback: playback,
-            passes: passes, elapsed: elapsed, stoppedBy: signals.received
+            passes: passes, elapsed: elapsed, stoppedBy: signals.received,
+            audio: sound.map { AudioSummary($0, start: started) }
         )
         if options.json { try printJSON(summary) } else { print(summary.text) }
         if let signal = signals.received { throw CommandTermination(signal: signal) }

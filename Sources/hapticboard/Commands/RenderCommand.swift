@@ -53,9 +53,9 @@ struct RenderCommand: ParsableCommand {
         }
         let board = try BoardChips.open(board: options.resolvedBoard, simulatingEveryBus: true)
         let target = try board.actuator(named: actuator)
-        guard let simulation = target.simulation else { throw CommandLineError.noActuators(board: board.boardName) }
+        guard let simulation = target.simulation, let chip = target.chip else { throw CommandLineError.renderNeedsChip(actuator: target.name, board: board.boardName) }
         let program = target.compile(content.pattern, capabilities: try target.compilationCapabilities())
-        let playback = try SimulatedPlayback(content.pattern, duration: program.duration, on: target, simulation: simulation)
+        let playback = try SimulatedPlayback(content.pattern, duration: program.duration, on: target, chip: chip, simulation: simulation)
         let span = max(program.duration, content.pattern.duration) + SimulatedPlayback.ringDown.secondsValue
         let picture = TimelinePicture(title: "\((file as NSString).lastPathComponent) on \(board.boardName)/\(target.name)", pattern: content.pattern, playback: playback, span: span)
         do {

@@ -48,7 +48,7 @@ struct StatusCommand: ParsableCommand {
             let status = try target.actuator.status()
             reports.append(ActuatorReport(
                 name: target.name,
-                variant: target.chip.driver.variant?.rawValue,
+                variant: target.chip?.driver.variant?.rawValue ?? target.pcm.map { _ in ActuatorDescription.pcmCompatible },
                 powerState: status.powerState.rawValue,
                 playing: status.isPlaying,
                 faults: status.faults.map(\.rawValue).sorted(),

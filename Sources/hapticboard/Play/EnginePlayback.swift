@@ -32,9 +32,9 @@ final class EnginePlayback {
     let pace: Pace
     /// The actuator every player plays on; nil plays on every actuator of the engine.
     let actuatorName: String?
-    /// Engine actions run outside the wait loop: live-view snapshots, counted so the summary can
-    /// leave them out of the command count.
-    private(set) var snapshotCount = 0
+    /// Actions the command itself scheduled (live-view snapshots, the timing thread's start-up
+    /// check), counted so the summary can leave them out of the command count.
+    private(set) var auxiliaryActionCount = 0
     private let finished = FinishSignal()
 
     /// An engine for `targets` (each pattern plays on all of them, mixed per actuator) on `clock`,
@@ -45,9 +45,12 @@ final class EnginePlayback {
         actuatorName = targets.count == 1 ? targets.first?.name : nil
         scheduler = DeadlineScheduler(clock: clock, latePolicy: latePolicy)
         engine = HapticEngine(
-            actuators: targets.map { EngineActuator($0.actuator, name: $0.name, idleTimeouts: idleTimeouts, maximumContinuousDrive: $0.chip.maximumContinuousDrive) },
+            actuators: targets.map { EngineActuator($0.actuator, name: $0.name, idleTimeouts: idleTimeouts, maximumContinuousDrive: $0.maximumContinuousDrive) },
             clock: clock,
-            scheduler: scheduler
+            scheduler: scheduler,
+            // One set of options for every actuator: PCM drive is rendered at the (first) PCM
+            // actuator's stream rate.
+            compilerOptions: targets.first { $0.pcm != nil }?.compilerOptions ?? CompilerOptions()
         )
         let signal = finished
         engine.stoppedHandler = { reason in signal.finish(Failure.engineStopped(reason)) }
@@ -56,12 +59,14 @@ final class EnginePlayback {
     /// Plays `patterns` in order; the first starts at `start` on the engine clock, or as soon as
     /// the actuator can play when nil. Returns the passes started. `frame` runs on the calling
     /// thread about every `frameInterval`; `snapshot`, when given, runs just before it on the
-    /// timing thread, where it cannot race the engine's bus traffic.
+    /// timing thread, where it cannot race the engine's bus traffic. `willPlay`, when given, runs
+    /// with each pattern's index before its player is made (to point the sound output at the
+    /// pattern's waveforms).
     @discardableResult
     func play(
         _ patterns: [HapticPattern], loop: Bool, rate: Double, startingAt start: MonotonicInstant? = nil,
         frameInterval: Duration, stopRequested: () -> Bool,
-        snapshot: (@Sendable () -> Void)? = nil, frame: (() -> Void)? = nil
+        snapshot: (@Sendable () -> Void)? = nil, frame: (() -> Void)? = nil, willPlay: ((Int) -> Void)? = nil
     ) throws -> Int {
         try engine.start()
         if pace == .threaded { scheduler.startThread() }
@@ -69,7 +74,8 @@ final class EnginePlayback {
         var firstStart = start
         repeat {
             passes += 1
-            for pattern in patterns {
+            for (index, pattern) in patterns.enumerated() {
+                willPlay?(index)
                 let player = try engine.makeAdvancedPlayer(with: pattern, on: actuatorName)
                 try player.setPlaybackRate(rate)
                 player.loopEnabled = loop && patterns.count == 1
@@ -86,8 +92,23 @@ final class EnginePlayback {
 
     /// Starts the engine and wakes every actuator now, outside any timeline.
     func wakeActuators() throws {
-        try engine.start()
+        // Before `start`, which schedules the sound output's first service: a wake run after it
+        // would make that action late.
         try engine.wakeActuators()
+        try engine.start()
+    }
+
+    /// Starts the timing thread and waits (at most `timeout` of wall time) until it has run a first
+    /// action, so the first deadline is chosen after its start-up — real-time set-up locks the
+    /// process's memory, which takes a while on a small board or an emulated one — rather than
+    /// raced by it.
+    func startTimingThread(timeout: Duration = .seconds(30)) {
+        guard pace == .threaded else { return }
+        scheduler.startThread()
+        let running = FinishSignal()
+        auxiliaryActionCount += 1
+        scheduler.schedule(at: clock.now, class: .control, costKey: "timing-thread-start") { running.finish(nil) }
+        running.wait(for: timeout)
     }
 
     /// Stops every player, leaves the actuator stopped and in standby, and stops the timing thread.
@@ -112,7 +133,7 @@ final class EnginePlayback {
                 scheduler.run(until: clock.now + frameInterval)
             case .threaded:
                 if let snapshot {
-                    snapshotCount += 1
+                    auxiliaryActionCount += 1
                     scheduler.schedule(at: clock.now, class: .control, costKey: "live-view") { snapshot() }
                 }
                 finished.wait(for: frameInterval)

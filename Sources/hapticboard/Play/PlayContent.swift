@@ -9,6 +9,9 @@ struct PlayContent {
     struct Item {
         var name: String
         var content: LoadedContent
+        /// The file the content came from; for notation text or an effect, a name in the current
+        /// directory. Waveform paths resolve in its folder.
+        var file: URL
     }
 
     /// The DRV2605 ROM's effect ids.
@@ -23,14 +26,15 @@ struct PlayContent {
         if let notation {
             items = [Item(name: "--notation", content: try Self.load { () throws(ContentLoadingError) in
                 try ContentLoader.parse(Self.notationLines(notation), format: .notation, file: "--notation")
-            })]
+            }, file: URL(fileURLWithPath: "--notation"))]
         } else if let effect {
-            items = [Item(name: "effect \(effect)", content: LoadedContent(format: .notes, pattern: try Self.pattern(playingEffect: effect)))]
+            items = [Item(name: "effect \(effect)", content: LoadedContent(format: .notes, pattern: try Self.pattern(playingEffect: effect)), file: URL(fileURLWithPath: "effect"))]
         } else {
             items = try files.map { file in
-                Item(name: file, content: try Self.load { () throws(ContentLoadingError) in
-                    try ContentLoader.load(contentsOf: URL(fileURLWithPath: file))
-                })
+                let url = URL(fileURLWithPath: file)
+                return Item(name: file, content: try Self.load { () throws(ContentLoadingError) in
+                    try ContentLoader.load(contentsOf: url)
+                }, file: url)
             }
         }
     }

@@ -36,7 +36,8 @@ struct PlaySummary: Encodable {
     var events: Int
     /// Passes over the content started (a single looping pattern loops inside one pass).
     var passes: Int
-    /// Scheduled actions the engine ran: commands, mode switches, power and timer actions.
+    /// Scheduled actions the engine ran: commands, mode switches, power and timer actions, and the
+    /// sound stream's periodic top-ups while sounds play.
     var commands: Int
     /// Actions dispatched more than `lateTolerance` after their dispatch instant (from the
     /// scheduler's lateness histogram, to its 1/64 resolution).
@@ -55,27 +56,33 @@ struct PlaySummary: Encodable {
     var stoppedBy: String?
     /// On the sim board: each simulated chip after playback.
     var chips: [ChipState]
+    /// On a simulated PCM actuator: what its device played.
+    var pcm: [PCMDriveState]
+    /// The sound played beside the haptics; nil with `--no-audio` or without a sound output.
+    var audio: AudioSummary?
 
     /// The summary of a finished (or stopped) playback: counters and lateness from the engine's
     /// scheduler (live-view snapshots left out), its power transitions, and on the sim board the chip.
-    init(board: String, targets: [BoardActuator], content: PlayContent, playback: EnginePlayback, passes: Int, elapsed: Duration, stoppedBy signal: Int32?) {
+    init(board: String, targets: [BoardActuator], content: PlayContent, playback: EnginePlayback, passes: Int, elapsed: Duration, stoppedBy signal: Int32?, audio: AudioSummary? = nil) {
         let metrics = playback.scheduler.metrics
         self.board = board
         actuators = targets.map(\.name)
         self.content = content.items.map(\.name)
         events = content.eventCount
         self.passes = passes
-        commands = metrics.dispatched - playback.snapshotCount
+        commands = metrics.dispatched - playback.auxiliaryActionCount
         late = metrics.lateness.estimatedCount(above: Self.lateTolerance)
         dropped = metrics.droppedLate + metrics.resynced
         maximumLatenessMicroseconds = Self.microseconds(metrics.lateness.maximum)
         p99LatenessMicroseconds = Self.microseconds(metrics.lateness.percentile(99))
         elapsedSeconds = elapsed.secondsValue
         transitions = TransitionTally.tallies(playback.engine.powerTransitions.map(\.report))
-        let stored = targets.filter { $0.actuator.calibration != nil }.count
+        let stored = targets.filter(\.hasCalibration).count
         calibration = stored == 0 ? "none" : stored == targets.count ? "stored" : "stored for \(stored) of \(targets.count)"
         stoppedBy = signal.map(StopRequest.name(of:))
         chips = targets.compactMap { target in target.simulation.map { ChipState(name: target.name, $0.chip) } }
+        pcm = targets.compactMap { $0.pcm.flatMap(PCMDriveState.init) }
+        self.audio = audio
     }
 
     /// Rounded to a tenth of a microsecond.
@@ -90,6 +97,8 @@ struct PlaySummary: Encodable {
         ]
         lines += transitions.map { "  \($0.text)" }
         if let stoppedBy { lines.append("stopped by \(stoppedBy); actuator stopped and in standby") }
+        lines += pcm.map(\.text)
+        if let audio { lines.append(audio.text) }
         for chip in chips { lines.append("chip \(chip.name): MODE \(chip.mode), RTP_INPUT \(chip.realtimeInput)\(chip.standby ? ", standby" : "")") }
         return lines.joined(separator: "\n")
     }

@@ -19,13 +19,13 @@ struct SimulatedPlayback {
 
     /// Plays `pattern` through the engine on `target`'s simulated chip (virtual time, as fast as
     /// possible) and simulates the LRA; `duration` is how long the compiled program runs.
-    init(_ pattern: HapticPattern, duration: Double, on target: BoardActuator, simulation: SimulatedBoard) throws {
+    init(_ pattern: HapticPattern, duration: Double, on target: BoardActuator, chip: OpenedChip, simulation: SimulatedBoard) throws {
         let playback = EnginePlayback(targets: [target], clock: simulation.clock, pace: .stepped, idleTimeouts: .default)
         zero = simulation.clock.now + Self.startDelay
         try playback.play([pattern], loop: false, rate: 1, startingAt: zero, frameInterval: .milliseconds(10), stopRequested: { false })
         try playback.finish()
         drive = simulation.chip.drive
-        let model = try SimulatedLRA.model(resonantFrequency: target.chip.configuration.ratings.resonantFrequency)
+        let model = try SimulatedLRA.model(resonantFrequency: chip.configuration.ratings.resonantFrequency)
         let end = zero + .nanoseconds(Int64((duration * 1e9).rounded())) + Self.ringDown
         acceleration = model.response(to: drive, from: zero, to: end)
     }

@@ -1,0 +1,37 @@
+import ActuatorHAL
+import HardwareMocks
+
+/// What a simulated PCM actuator's device received during `play`: how tests (and a user without
+/// the hardware) see the drive's level and frequency.
+struct PCMDriveState: Encodable {
+    /// The actuator.
+    var name: String
+    /// The device channel measured: the first of the actuator's channel map, one-based as in the
+    /// board file's `channel-map`.
+    var channel: Int
+    /// Frames the device played, silence included.
+    var frames: Int
+    /// The largest sample magnitude, full scale 1.
+    var peak: Double
+    /// Rising zero crossings per second over the drive (nil with fewer than two): the drive
+    /// frequency of a continuous LRA drive, its resonant frequency.
+    var driveFrequencyHz: Double?
+
+    /// The state of `actuator`'s simulated device; nil for a real device.
+    init?(_ actuator: OpenedPCMActuator) {
+        guard let device = actuator.simulation else { return nil }
+        let configuration = actuator.actuator.configuration
+        name = actuator.name
+        let index = configuration.channelMap.channels.first ?? 0
+        channel = index + 1
+        let signal = device.channel(index)
+        frames = signal.count
+        peak = SignalMeasurement.peak(of: signal, in: 0..<signal.count)
+        driveFrequencyHz = SignalMeasurement.zeroCrossingFrequency(of: signal, sampleRate: configuration.format.sampleRate)
+    }
+
+    var text: String {
+        let frequency = driveFrequencyHz.map { ", drive \(ContentSummary.number($0)) Hz" } ?? ""
+        return "pcm \(name): channel \(channel), \(frames) frames, peak \(ContentSummary.number(peak))\(frequency)"
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import XCTest
+
+/// The sound `hapticboard play` plays beside the haptics, checked through its JSON summary.
+final class PlayAudioTests: XCTestCase {
+    private func play(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let run = try BuiltCommand().run(["play", "--fast", "--quiet", "--json"] + arguments)
+        XCTAssertEqual(run.status, 0, run.errorOutput, file: file, line: line)
+        return try run.json(file: file, line: line)
+    }
+
+    func testSoundsStartWithinAMillisecondOfTheirHapticDeadlinesOnTheSimBoard() throws {
+        let summary = try play([BuiltCommand.path("Examples/ahap/audio-custom.ahap")])
+        let audio = try XCTUnwrap(summary["audio"] as? [String: Any], "\(summary)")
+        XCTAssertEqual(audio["simulated"] as? Bool, true)
+        XCTAssertEqual(audio["underruns"] as? Int, 0)
+        XCTAssertEqual((audio["problems"] as? [Any])?.count, 0)
+        let onsets = try XCTUnwrap(audio["onsets"] as? [[String: Any]])
+        // The file's two AudioCustom events sit beside its haptic events at 0 s and 0.5 s.
+        let deadlines = try onsets.map { try XCTUnwrap($0["deadlineSeconds"] as? Double) }
+        XCTAssertEqual(deadlines.count, 2)
+        for (deadline, expected) in zip(deadlines, [0, 0.5]) { XCTAssertEqual(deadline, expected, accuracy: 1e-6) }
+        for onset in onsets {
+            let offset = try XCTUnwrap(onset["offsetMicroseconds"] as? Double)
+            XCTAssertLessThan(abs(offset), 1_000, "\(onset)")
+        }
+        XCTAssertLessThan(try XCTUnwrap(audio["maximumOffsetMicroseconds"] as? Double), 1_000)
+    }
+
+    func testNoAudioPlaysNoSound() throws {
+        let summary = try play(["--no-audio", BuiltCommand.path("Examples/ahap/audio-custom.ahap")])
+        XCTAssertNil(summary["audio"], "\(summary)")
+        XCTAssertEqual(summary["events"] as? Int, 2)
+    }
+
+    func testHapticOnlyContentStartsNoSound() throws {
+        let summary = try play([BuiltCommand.path("Examples/ahap/transients.ahap")])
+        let audio = try XCTUnwrap(summary["audio"] as? [String: Any])
+        XCTAssertEqual((audio["onsets"] as? [Any])?.count, 0)
+    }
+
+    func testWaveformsResolveBesideTheContentFileFromAnyDirectory() throws {
+        // Run from the package root, the file's sounds are still found in Examples/ahap/.
+        let summary = try play([BuiltCommand.path("Examples/ahap/transients.ahap"), BuiltCommand.path("Examples/ahap/audio-custom.ahap")])
+        let audio = try XCTUnwrap(summary["audio"] as? [String: Any])
+        XCTAssertEqual((audio["onsets"] as? [Any])?.count, 2)
+        XCTAssertEqual((audio["problems"] as? [Any])?.count, 0, "\(audio)")
+    }
+}

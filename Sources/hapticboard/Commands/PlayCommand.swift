@@ -116,9 +116,10 @@ struct PlayCommand: ParsableCommand {
             targets: targets, clock: clock, pace: target.simulatedClock != nil && fast ? .stepped : .threaded,
             idleTimeouts: board.idleTimeouts, latePolicy: LatePolicy(transientTolerance: .microseconds(Int64((lateTolerance * 1000).rounded())))
         )
-        let sound = noAudio ? nil : try PlayAudio.open(board: board, contentFile: content.items[0].file, clock: clock, simulatedClock: target.simulatedClock)
-        playback.engine.attachAudio(sound?.audio)
         let hasAudioEvents = content.items.contains { $0.content.pattern.events.contains { !$0.type.isHaptic } }
+        // No sound output for content without sound: an idle output would still be serviced.
+        let sound = noAudio || !hasAudioEvents ? nil : try PlayAudio.open(board: board, contentFile: content.items[0].file, clock: clock, simulatedClock: target.simulatedClock)
+        playback.engine.attachAudio(sound?.audio)
         if hasAudioEvents, !quiet {
             if sound == nil, !noAudio { printError("board \(board.boardName) has no 'audio:' output: audio events play no sound") }
             // The engine plays sounds at their own speed only (see EngineAudio).

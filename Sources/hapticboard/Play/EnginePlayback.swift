@@ -32,8 +32,8 @@ final class EnginePlayback {
     let pace: Pace
     /// The actuator every player plays on; nil plays on every actuator of the engine.
     let actuatorName: String?
-    /// Actions the command itself scheduled (live-view snapshots, the timing thread's start-up
-    /// check), counted so the summary can leave them out of the command count.
+    /// Actions the command itself scheduled (live-view snapshots), counted so the summary can
+    /// leave them out of the command count.
     private(set) var auxiliaryActionCount = 0
     private let finished = FinishSignal()
 
@@ -98,17 +98,17 @@ final class EnginePlayback {
         try engine.start()
     }
 
-    /// Starts the timing thread and waits (at most `timeout` of wall time) until it has run a first
-    /// action, so the first deadline is chosen after its start-up — real-time set-up locks the
-    /// process's memory, which takes a while on a small board or an emulated one — rather than
-    /// raced by it.
+    /// Starts the timing thread and waits (at most `timeout` of wall time) until it has finished
+    /// its real-time set-up, so the first deadline is chosen after that start-up — locking the
+    /// process's memory takes a while on a small board or an emulated one — rather than raced by it.
     func startTimingThread(timeout: Duration = .seconds(30)) {
         guard pace == .threaded else { return }
         scheduler.startThread()
-        let running = FinishSignal()
-        auxiliaryActionCount += 1
-        scheduler.schedule(at: clock.now, class: .control, costKey: "timing-thread-start") { running.finish(nil) }
-        running.wait(for: timeout)
+        let wall = SystemMonotonicClock()
+        let giveUp = wall.now + timeout
+        while scheduler.realtimeSetup == nil, wall.now < giveUp {
+            try? wall.sleep(until: wall.now + .milliseconds(1))
+        }
     }
 
     /// Stops every player, leaves the actuator stopped and in standby, and stops the timing thread.

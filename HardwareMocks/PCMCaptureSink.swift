@@ -47,6 +47,9 @@ public final class PCMCaptureSink: PCMSink {
     public private(set) var samples: [Int16] = []
     /// Every underrun so far, oldest first.
     public private(set) var underruns: [Underrun] = []
+    /// Writes that found the buffer full and had to wait for room: a real-time writer should see
+    /// none, since its wait delays whatever else the thread serves.
+    public private(set) var writesThatWaited = 0
     /// Whether frames are being consumed (between the first write and a drain, stop or underrun).
     public private(set) var isRunning = false
     private var segments: [Segment] = []
@@ -92,6 +95,7 @@ public final class PCMCaptureSink: PCMSink {
         let frames = interleavedSamples.count / format.channels
         guard frames > 0 else { return 0 }
         var written = 0
+        var waitedInThisWrite = false
         while written < frames {
             // Checked on every pass: with a manually driven clock another thread may have moved
             // time past the queued audio while this writer slept.
@@ -100,6 +104,10 @@ public final class PCMCaptureSink: PCMSink {
             let wanted = frames - written
             let room = bufferFrames - queued()
             if room == 0 {
+                if !waitedInThisWrite {
+                    writesThatWaited += 1
+                    waitedInThisWrite = true
+                }
                 // ALSA wakes a blocked writer once avail_min (a period) frames are free.
                 let needed = min(wanted, format.periodFrames)
                 clock.sleep(until: time(ofFrame: frameCount - bufferFrames + needed))

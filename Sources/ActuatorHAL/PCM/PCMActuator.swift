@@ -27,6 +27,11 @@ public final class PCMActuator: Actuator {
     /// Two periods: room for one late wake-up of the writer without an underrun.
     public var pcmOutputLatency: Duration { configuration.format.duration(ofFrames: latencyFrames) }
     private var latencyFrames: Int { 2 * configuration.format.periodFrames }
+    /// One period: the longest drive block that, written `pcmOutputLatency` ahead of its start,
+    /// fits the four-period buffer beside what is still queued. A longer block would make the
+    /// write wait for room on the engine's timing thread, delaying everything else it serves (the
+    /// kernel lane's Loopback capture showed sound underrunning behind 10 ms blocks).
+    public var pcmBlockDuration: Duration { periodDuration }
     /// Off (device closed), standby (open, idle) or ready (accepting drive).
     public private(set) var powerState: PowerState = .off
     private let openDevice: DeviceOpener

@@ -72,10 +72,13 @@ struct BoardActuator {
     }
 
     /// The options to compile for this actuator: mode switches planned at its prepare budget, PCM
-    /// drive at its stream's rate.
+    /// drive at its stream's rate in blocks its buffer takes without a wait.
     var compilerOptions: CompilerOptions {
         var options = CompilerOptions(modeSwitchCost: actuator.budget(for: .prepare))
-        if let pcm { options.pcmSampleRate = pcm.actuator.configuration.format.sampleRate }
+        if let pcm {
+            options.pcmSampleRate = pcm.actuator.configuration.format.sampleRate
+            options.pcmBlockDuration = pcm.actuator.pcmBlockDuration.secondsValue
+        }
         return options
     }
 }

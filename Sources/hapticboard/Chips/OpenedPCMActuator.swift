@@ -28,13 +28,16 @@ final class SimulatedPCMDevice {
         self.clock = clock
     }
 
-    /// Opens a capture sink for `format` holding a second of audio, so the engine's drive blocks
-    /// are queued without blocking, as they would be on a device with a deep buffer.
+    /// Opens a capture sink for `format` with the four-period buffer `ALSAPCMSink` asks a real
+    /// device for, so a drive block too long to fit makes the writer wait here as it would there.
     func open(_ format: PCMFormat) throws(PCMError) -> any PCMSink {
-        let sink = try PCMCaptureSink(name: "sim pcm", format: format, bufferFrames: max(format.periodFrames, format.sampleRate), clock: clock)
+        let sink = try PCMCaptureSink(name: "sim pcm", format: format, clock: clock)
         sinks.append(sink)
         return sink
     }
+
+    /// Writes that waited for room in the buffer, across every wake.
+    var writesThatWaited: Int { sinks.reduce(0) { $0 + $1.writesThatWaited } }
 
     /// Every sample played on device channel `index` (full scale ±1), across every wake.
     func channel(_ index: Int) -> [Double] {

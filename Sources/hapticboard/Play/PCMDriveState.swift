@@ -16,6 +16,8 @@ struct PCMDriveState: Encodable {
     /// Rising zero crossings per second over the drive (nil with fewer than two): the drive
     /// frequency of a continuous LRA drive, its resonant frequency.
     var driveFrequencyHz: Double?
+    /// Drive writes that found the device buffer full and waited on the timing thread (should be 0).
+    var writesThatWaited: Int
 
     /// The state of `actuator`'s simulated device; nil for a real device.
     init?(_ actuator: OpenedPCMActuator) {
@@ -28,10 +30,12 @@ struct PCMDriveState: Encodable {
         frames = signal.count
         peak = SignalMeasurement.peak(of: signal, in: 0..<signal.count)
         driveFrequencyHz = SignalMeasurement.zeroCrossingFrequency(of: signal, sampleRate: configuration.format.sampleRate)
+        writesThatWaited = device.writesThatWaited
     }
 
     var text: String {
         let frequency = driveFrequencyHz.map { ", drive \(ContentSummary.number($0)) Hz" } ?? ""
-        return "pcm \(name): channel \(channel), \(frames) frames, peak \(ContentSummary.number(peak))\(frequency)"
+        let waits = writesThatWaited > 0 ? ", \(writesThatWaited) write(s) waited for room" : ""
+        return "pcm \(name): channel \(channel), \(frames) frames, peak \(ContentSummary.number(peak))\(frequency)\(waits)"
     }
 }

@@ -68,11 +68,17 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertTrue(player.programs.values.allSatisfy { $0.warnings.allSatisfy { !$0.message.contains("audio") } }, "audio events are played, not reported")
     }
 
-    func testAnAHAPFileNamingAFLACPlaysItThroughLibsndfileBesideItsTap() throws {
+    /// 100 ms of 1 kHz in 16-bit steps, so a lossless file holds exactly these samples.
+    private let flacTone = (0..<4800).map { Float((0.5 * sin(2 * Double.pi * 1000 * Double($0) / 48_000) * 32768).rounded()) / 32768 }
+
+    /// Writes `flacTone` to `tone.flac` in a new folder beside `tap.ahap`, a tap at 0.1 s with
+    /// `tone.flac` as its AudioCustom sound; `damage` may rewrite the FLAC's bytes. Returns a rig
+    /// decoding with libsndfile beside the file, playing the AHAP file's pattern from 0.05 s.
+    private func playTapWithFLAC(damage: (Data) -> Data = { $0 }) throws -> AudioRig {
         let folder = try makeFolder()
-        // 100 ms of 1 kHz in 16-bit steps, so the lossless file holds exactly these samples.
-        let tone = (0..<4800).map { Float((0.5 * sin(2 * Double.pi * 1000 * Double($0) / 48_000) * 32768).rounded()) / 32768 }
-        try SoundFileEncoder.write(samples: tone, channels: 1, sampleRate: 48_000, container: .flac, to: folder.appendingPathComponent("tone.flac"))
+        let flac = folder.appendingPathComponent("tone.flac")
+        try SoundFileEncoder.write(samples: flacTone, channels: 1, sampleRate: 48_000, container: .flac, to: flac)
+        try damage(Data(contentsOf: flac)).write(to: flac)
         let ahap = folder.appendingPathComponent("tap.ahap")
         try Data("""
             { "Pattern": [
@@ -83,7 +89,11 @@ final class EngineAudioTests: XCTestCase {
         let audio = try makeRig(sounds: SoundLibrary(decoder: SoundFileDecoder(), sampleRate: 48_000, contentFile: ahap))
         try audio.rig.engine.makePlayer(with: content.pattern).start(atTime: 0.05)
         audio.rig.run(until: 0.4)
+        return audio
+    }
 
+    func testAnAHAPFileNamingAFLACPlaysItThroughLibsndfileBesideItsTap() throws {
+        let audio = try playTapWithFLAC()
         XCTAssertEqual(audio.audio.problems, [])
         let go = try XCTUnwrap(audio.rig.goTimes.first)
         let left = audio.sink.channel(0)
@@ -93,10 +103,20 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertLessThanOrEqual(abs((onset - .at(0.15)).nanoseconds), 1_000_000, "audio onset vs haptic deadline")
         XCTAssertLessThanOrEqual(abs((onset - go).nanoseconds), 1_000_000, "audio onset vs the chip's GO")
         // A mono file panned to the centre at full volume: √½ of each sample on each side.
-        let played = Array(left[start..<start + tone.count])
-        XCTAssertLessThan(zip(played, tone).map { abs($0 - 0.5.squareRoot() * Double($1)) }.max() ?? 1, 2.0 / 32768)
+        guard left.count >= start + flacTone.count else { return XCTFail("captured \(left.count) frames, the tone ends at \(start + flacTone.count)") }
+        let played = Array(left[start..<start + flacTone.count])
+        XCTAssertLessThan(zip(played, flacTone).map { abs($0 - 0.5.squareRoot() * Double($1)) }.max() ?? 1, 2.0 / 32768)
         XCTAssertEqual(try XCTUnwrap(SignalMeasurement.zeroCrossingFrequency(of: played, sampleRate: 48_000)), 1000, accuracy: 0.5)
-        XCTAssertEqual(SignalMeasurement.peak(of: left, in: start + tone.count..<left.count), 0, "the file once, then silence")
+        XCTAssertEqual(SignalMeasurement.peak(of: left, in: start + flacTone.count..<left.count), 0, "the file once, then silence")
+    }
+
+    func testAFLACCutShortIsReportedAndTheHapticsStillPlay() throws {
+        let audio = try playTapWithFLAC { $0.prefix($0.count / 2) }
+        guard case .decoding(.decoding(let path, _))? = audio.audio.problems.first else { return XCTFail("\(audio.audio.problems)") }
+        XCTAssertTrue(path.hasSuffix("/tone.flac"), path)
+        XCTAssertEqual(audio.audio.problems.count, 1)
+        XCTAssertEqual(audio.rig.goTimes.count, 1)
+        XCTAssertEqual(SignalMeasurement.peak(of: audio.sink.channel(0), in: 0..<audio.sink.frameCount), 0, "no part of the cut file plays")
     }
 
     func testPlaysHapticsOnlyAndMutingSilenceTheSound() throws {

@@ -62,6 +62,9 @@ int hb_sound_file_read(const char *path, float **samples, unsigned long *frames,
 
 void hb_sound_file_free(float *samples) { free(samples); }
 
+/* 16-bit samples converted per sf_writef_short call: at least one frame of any channel count accepted. */
+enum { pcm_chunk_samples = 8192 };
+
 /* round(x × 32768), clipped: the exact inverse of libsndfile reading 16-bit PCM as k / 32768. */
 static short pcm16(float sample) {
     float scaled = sample * 32768.0f;
@@ -79,7 +82,7 @@ int hb_sound_file_write(const char *path, int container, const float *samples, u
     case HB_SOUND_FILE_OGG_VORBIS: info.format = SF_FORMAT_OGG | SF_FORMAT_VORBIS; break;
     default: return failed(SF_ERR_UNSUPPORTED_ENCODING, "unknown container", message);
     }
-    if (channels > INT_MAX || rate > INT_MAX || frames > (unsigned long)(SIZE_MAX / sizeof(float)) / (channels == 0 ? 1 : channels)) {
+    if (channels > pcm_chunk_samples || rate > INT_MAX || frames > (unsigned long)(SIZE_MAX / sizeof(float)) / (channels == 0 ? 1 : channels)) {
         return failed(SF_ERR_UNSUPPORTED_ENCODING, "too many channels, frames or hertz", message);
     }
     info.channels = (int)channels;
@@ -97,13 +100,8 @@ int hb_sound_file_write(const char *path, int container, const float *samples, u
         /* Vorbis codes floats itself; libsndfile hands them to it unscaled. */
         written = sf_writef_float(file, samples, (sf_count_t)frames);
     } else {
-        enum { chunk_samples = 8192 };
-        short chunk[chunk_samples];
-        size_t chunk_frames = chunk_samples / channels;
-        if (chunk_frames == 0) {
-            sf_close(file);
-            return failed(SF_ERR_UNSUPPORTED_ENCODING, "too many channels", message);
-        }
+        short chunk[pcm_chunk_samples];
+        size_t chunk_frames = pcm_chunk_samples / channels;
         for (size_t start = 0; start < frames; start += chunk_frames) {
             size_t count = frames - start < chunk_frames ? frames - start : chunk_frames;
             for (size_t index = 0; index < count * channels; index++) chunk[index] = pcm16(samples[start * channels + index]);

@@ -37,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "HardwareMocks",
-            dependencies: ["ActuatorHAL"],
+            dependencies: ["ActuatorHAL", "CDrivers"],
             path: "HardwareMocks"
         ),
         .target(

@@ -1,9 +1,22 @@
 #include "cdrivers.h"
 
 #include <limits.h>
+#include <math.h>
 #include <samplerate.h>
 #include <sndfile.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+/*
+ * Reports `error` with `text` copied to a per-thread buffer: a system error's text lives in the
+ * SNDFILE that sf_close frees.
+ */
+static int failed(int error, const char *text, const char **message) {
+    static _Thread_local char kept[256];
+    snprintf(kept, sizeof kept, "%s", text);
+    *message = kept;
+    return error;
+}
 
 int hb_sound_file_read(const char *path, float **samples, unsigned long *frames, unsigned int *channels,
                        unsigned int *rate, const char **message, int *opened) {
@@ -33,7 +46,7 @@ int hb_sound_file_read(const char *path, float **samples, unsigned long *frames,
     sf_count_t read = sf_readf_float(file, buffer, info.frames);
     int error = sf_error(file);
     if (error != 0) {
-        *message = sf_strerror(file);
+        failed(error, sf_strerror(file), message);
         free(buffer);
         sf_close(file);
         return error;
@@ -48,6 +61,66 @@ int hb_sound_file_read(const char *path, float **samples, unsigned long *frames,
 }
 
 void hb_sound_file_free(float *samples) { free(samples); }
+
+/* 16-bit samples converted per sf_writef_short call: at least one frame of any channel count accepted. */
+enum { pcm_chunk_samples = 8192 };
+
+/* round(x × 32768), clipped: the exact inverse of libsndfile reading 16-bit PCM as k / 32768. */
+static short pcm16(float sample) {
+    float scaled = sample * 32768.0f;
+    if (!(scaled > -32768.0f)) return scaled != scaled ? 0 : SHRT_MIN;
+    if (scaled >= 32767.0f) return SHRT_MAX;
+    return (short)lrintf(scaled);
+}
+
+int hb_sound_file_write(const char *path, int container, const float *samples, unsigned long frames,
+                        unsigned int channels, unsigned int rate, const char **message) {
+    SF_INFO info = {0};
+    switch (container) {
+    case HB_SOUND_FILE_WAV: info.format = SF_FORMAT_WAV | SF_FORMAT_PCM_16; break;
+    case HB_SOUND_FILE_FLAC: info.format = SF_FORMAT_FLAC | SF_FORMAT_PCM_16; break;
+    case HB_SOUND_FILE_OGG_VORBIS: info.format = SF_FORMAT_OGG | SF_FORMAT_VORBIS; break;
+    default: return failed(SF_ERR_UNSUPPORTED_ENCODING, "unknown container", message);
+    }
+    if (channels > pcm_chunk_samples || rate > INT_MAX || frames > (unsigned long)(SIZE_MAX / sizeof(float)) / (channels == 0 ? 1 : channels)) {
+        return failed(SF_ERR_UNSUPPORTED_ENCODING, "too many channels, frames or hertz", message);
+    }
+    info.channels = (int)channels;
+    info.samplerate = (int)rate;
+    if (!sf_format_check(&info)) {
+        return failed(SF_ERR_UNSUPPORTED_ENCODING, "libsndfile cannot write this container with these channels and rate", message);
+    }
+    SNDFILE *file = sf_open(path, SFM_WRITE, &info);
+    if (file == NULL) {
+        int error = sf_error(NULL);
+        return failed(error != 0 ? error : SF_ERR_SYSTEM, sf_strerror(NULL), message);
+    }
+    sf_count_t written = 0;
+    if (container == HB_SOUND_FILE_OGG_VORBIS) {
+        /* Vorbis codes floats itself; libsndfile hands them to it unscaled. */
+        written = sf_writef_float(file, samples, (sf_count_t)frames);
+    } else {
+        short chunk[pcm_chunk_samples];
+        size_t chunk_frames = pcm_chunk_samples / channels;
+        for (size_t start = 0; start < frames; start += chunk_frames) {
+            size_t count = frames - start < chunk_frames ? frames - start : chunk_frames;
+            for (size_t index = 0; index < count * channels; index++) chunk[index] = pcm16(samples[start * channels + index]);
+            sf_count_t done = sf_writef_short(file, chunk, (sf_count_t)count);
+            written += done < 0 ? 0 : done;
+            if (done != (sf_count_t)count) break;
+        }
+    }
+    if (written != (sf_count_t)frames) {
+        int error = sf_error(file);
+        int result = failed(error != 0 ? error : SF_ERR_SYSTEM, error != 0 ? sf_strerror(file) : "short write", message);
+        sf_close(file);
+        return result;
+    }
+    /* Closing flushes the codec's last blocks (FLAC frames, Vorbis pages), so it can fail too. */
+    int error = sf_close(file);
+    if (error != 0) return failed(error, sf_error_number(error), message);
+    return 0;
+}
 
 int hb_resample(const float *input, unsigned long input_frames, unsigned int channels, double ratio,
                 float *output, unsigned long output_capacity, unsigned long *output_frames, const char **message) {

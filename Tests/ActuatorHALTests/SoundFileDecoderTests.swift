@@ -37,18 +37,88 @@ final class SoundFileDecoderTests: XCTestCase {
         }
     }
 
+    /// `samples` as libsndfile reads 16-bit PCM back: k / 32768.
+    private func floats(_ samples: [Int16]) -> [Float] {
+        samples.map { Float($0) / 32768 }
+    }
+
+    /// Decodes the 1 kHz, 100 ms, 44.1 kHz tone at `url` at 48 kHz and checks its pitch, length and level.
+    private func assertResamplingKeepsPitchAndLength(of url: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        let sound = try SoundFileDecoder().decode(path: url.path, sampleRate: 48_000)
+        XCTAssertEqual(sound.sampleRate, 48_000, file: file, line: line)
+        XCTAssertEqual(Double(sound.frameCount), 4800, accuracy: 2, file: file, line: line)
+        // Skip the converter's edges, where its filter meets the start and end of the file.
+        let middle = Array(sound.channel(0)[200..<4600]).map(Double.init)
+        let frequency = try XCTUnwrap(SignalMeasurement.zeroCrossingFrequency(of: middle, sampleRate: 48_000), file: file, line: line)
+        XCTAssertEqual(frequency, 1000, accuracy: 0.5, file: file, line: line)
+        XCTAssertEqual(SignalMeasurement.peak(of: middle, in: 0..<middle.count), 0.5, accuracy: 0.01, file: file, line: line)
+    }
+
     func testResamplingKeepsPitchAndLength() throws {
         let url = folder.appendingPathComponent("a.wav")
         try WAVFile.write(samples: sine(1000, rate: 44_100, frames: 44_100 / 10), channels: 1, sampleRate: 44_100, to: url)
+        try assertResamplingKeepsPitchAndLength(of: url)
+    }
 
-        let sound = try SoundFileDecoder().decode(path: url.path, sampleRate: 48_000)
+    func testResamplingAFLACKeepsPitchAndLength() throws {
+        let url = folder.appendingPathComponent("a.flac")
+        try SoundFileEncoder.write(samples: floats(sine(1000, rate: 44_100, frames: 44_100 / 10)), channels: 1, sampleRate: 44_100, container: .flac, to: url)
+        try assertResamplingKeepsPitchAndLength(of: url)
+    }
+
+    func testFLACDecodesToExactlyTheSamplesWritten() throws {
+        // 5000 frames: one whole 4096-frame FLAC block and a partial one.
+        let mono = floats(sine(440, rate: 44_100, frames: 5000, amplitude: 0.9))
+        let monoURL = folder.appendingPathComponent("mono.flac")
+        try SoundFileEncoder.write(samples: mono, channels: 1, sampleRate: 44_100, container: .flac, to: monoURL)
+        let monoSound = try SoundFileDecoder().decode(path: monoURL.path)
+        XCTAssertEqual(monoSound.sampleRate, 44_100)
+        XCTAssertEqual(monoSound.channels, 1)
+        XCTAssertEqual(monoSound.frameCount, 5000)
+        XCTAssertEqual(monoSound.samples, mono, "lossless: every sample back exactly")
+
+        let left = sine(1000, rate: 48_000, frames: 4801, amplitude: 0.5)
+        let right = sine(250, rate: 48_000, frames: 4801, amplitude: -1)
+        let stereo = floats(zip(left, right).flatMap { [$0, $1] })
+        let stereoURL = folder.appendingPathComponent("stereo.flac")
+        try SoundFileEncoder.write(samples: stereo, channels: 2, sampleRate: 48_000, container: .flac, to: stereoURL)
+        let stereoSound = try SoundFileDecoder().decode(path: stereoURL.path)
+        XCTAssertEqual(stereoSound.sampleRate, 48_000)
+        XCTAssertEqual(stereoSound.channels, 2)
+        XCTAssertEqual(stereoSound.frameCount, 4801)
+        XCTAssertEqual(stereoSound.channel(0), floats(left))
+        XCTAssertEqual(stereoSound.channel(1), floats(right))
+    }
+
+    func testOggVorbisKeepsLengthPitchAndLevel() throws {
+        let tone = (0..<48_000).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
+        let url = folder.appendingPathComponent("tone.ogg")
+        try SoundFileEncoder.write(samples: tone, channels: 1, sampleRate: 48_000, container: .oggVorbis, to: url)
+        let sound = try SoundFileDecoder().decode(path: url.path)
         XCTAssertEqual(sound.sampleRate, 48_000)
-        XCTAssertEqual(Double(sound.frameCount), 4800, accuracy: 2)
-        // Skip the converter's edges, where its filter meets the start and end of the file.
-        let middle = Array(sound.channel(0)[200..<4600]).map(Double.init)
-        let frequency = try XCTUnwrap(SignalMeasurement.zeroCrossingFrequency(of: middle, sampleRate: 48_000))
-        XCTAssertEqual(frequency, 1000, accuracy: 0.5)
-        XCTAssertEqual(SignalMeasurement.peak(of: middle, in: 0..<middle.count), 0.5, accuracy: 0.01)
+        XCTAssertEqual(sound.channels, 1)
+        // The last page's granule position holds the true length, so Vorbis's block padding is trimmed.
+        XCTAssertEqual(sound.frameCount, 48_000)
+        let decoded = sound.channel(0).map(Double.init)
+        let middle = Array(decoded[2400..<45_600])
+        XCTAssertEqual(try XCTUnwrap(SignalMeasurement.zeroCrossingFrequency(of: middle, sampleRate: 48_000)), 440, accuracy: 0.5)
+        XCTAssertEqual(SignalMeasurement.peak(of: middle, in: 0..<middle.count), 0.5, accuracy: 0.025)
+        // Lossy but in step: the decoder skips the codec's start-up delay, so no sample is far from its original.
+        XCTAssertLessThan(zip(decoded, tone).map { abs($0 - Double($1)) }.max() ?? 1, 0.03)
+    }
+
+    func testAFLACCutMidStreamFailsNamingThePath() throws {
+        let url = folder.appendingPathComponent("cut.flac")
+        try SoundFileEncoder.write(samples: floats(sine(440, rate: 48_000, frames: 48_000)), channels: 1, sampleRate: 48_000, container: .flac, to: url)
+        let whole = try Data(contentsOf: url)
+        try whole.prefix(whole.count / 2).write(to: url)
+        // libsndfile opens the file (its header is intact) and then reports the lost frame sync as an
+        // error rather than a short read, so the decoder throws instead of keeping the frames before the cut.
+        XCTAssertThrowsError(try SoundFileDecoder().decode(path: url.path)) { error in
+            guard case .decoding(let path, let reason)? = error as? SoundFileError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, url.path)
+            XCTAssertTrue(reason.contains("lost sync"), reason)
+        }
     }
 
     func testSameRateIsReturnedUnchanged() throws {

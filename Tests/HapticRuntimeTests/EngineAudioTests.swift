@@ -19,16 +19,27 @@ final class EngineAudioTests: XCTestCase {
         }
     }
 
-    private func makeRig() throws -> AudioRig {
-        let rig = EngineRig()
-        let sink = try PCMCaptureSink(name: "sim audio", format: format, clock: rig.board.clock)
-        let click = DecodedSound(sampleRate: 48_000, channels: 1, samples: [Float](repeating: 0.5, count: 480))
+    /// An empty temporary folder, removed when the test ends.
+    private func makeFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hapticboard-engine-audio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder
+    }
+
+    /// `click.wav`: 10 ms at 0.5, from a table rather than a codec.
+    private func clickLibrary() throws -> SoundLibrary {
+        let click = DecodedSound(sampleRate: 48_000, channels: 1, samples: [Float](repeating: 0.5, count: 480))
+        let folder = try makeFolder()
         try Data().write(to: folder.appendingPathComponent("click.wav"))
-        let sounds = SoundLibrary(decoder: TableDecoder(sounds: ["click.wav": click]), sampleRate: 48_000, folder: folder)
-        let audio = EngineAudio(output: AudioScheduler(sink: sink, clock: rig.board.clock), sounds: sounds)
+        return SoundLibrary(decoder: TableDecoder(sounds: ["click.wav": click]), sampleRate: 48_000, folder: folder)
+    }
+
+    /// A started engine on the simulated board whose sounds (by default `clickLibrary()`) play into a capture sink.
+    private func makeRig(sounds: SoundLibrary? = nil) throws -> AudioRig {
+        let rig = EngineRig()
+        let sink = try PCMCaptureSink(name: "sim audio", format: format, clock: rig.board.clock)
+        let audio = EngineAudio(output: AudioScheduler(sink: sink, clock: rig.board.clock), sounds: try sounds ?? clickLibrary())
         rig.engine.attachAudio(audio)
         try rig.engine.start()
         return AudioRig(rig: rig, sink: sink, audio: audio)
@@ -55,6 +66,57 @@ final class EngineAudioTests: XCTestCase {
         }
         XCTAssertEqual(audio.audio.output.underruns, 0)
         XCTAssertTrue(player.programs.values.allSatisfy { $0.warnings.allSatisfy { !$0.message.contains("audio") } }, "audio events are played, not reported")
+    }
+
+    /// 100 ms of 1 kHz in 16-bit steps, so a lossless file holds exactly these samples.
+    private let flacTone = (0..<4800).map { Float((0.5 * sin(2 * Double.pi * 1000 * Double($0) / 48_000) * 32768).rounded()) / 32768 }
+
+    /// Writes `flacTone` to `tone.flac` in a new folder beside `tap.ahap`, a tap at 0.1 s with
+    /// `tone.flac` as its AudioCustom sound; `damage` may rewrite the FLAC's bytes. Returns a rig
+    /// decoding with libsndfile beside the file, playing the AHAP file's pattern from 0.05 s.
+    private func playTapWithFLAC(damage: (Data) -> Data = { $0 }) throws -> AudioRig {
+        let folder = try makeFolder()
+        let flac = folder.appendingPathComponent("tone.flac")
+        try SoundFileEncoder.write(samples: flacTone, channels: 1, sampleRate: 48_000, container: .flac, to: flac)
+        try damage(Data(contentsOf: flac)).write(to: flac)
+        let ahap = folder.appendingPathComponent("tap.ahap")
+        try Data("""
+            { "Pattern": [
+              { "Event": { "Time": 0.1, "EventType": "HapticTransient" } },
+              { "Event": { "Time": 0.1, "EventType": "AudioCustom", "EventWaveformPath": "tone.flac" } } ] }
+            """.utf8).write(to: ahap)
+        let content = try AHAP.read(contentsOf: ahap)
+        let audio = try makeRig(sounds: SoundLibrary(decoder: SoundFileDecoder(), sampleRate: 48_000, contentFile: ahap))
+        try audio.rig.engine.makePlayer(with: content.pattern).start(atTime: 0.05)
+        audio.rig.run(until: 0.4)
+        return audio
+    }
+
+    func testAnAHAPFileNamingAFLACPlaysItThroughLibsndfileBesideItsTap() throws {
+        let audio = try playTapWithFLAC()
+        XCTAssertEqual(audio.audio.problems, [])
+        let go = try XCTUnwrap(audio.rig.goTimes.first)
+        let left = audio.sink.channel(0)
+        // The tone's first sample is 0, so it starts one frame before the first non-zero one.
+        let start = try XCTUnwrap(left.firstIndex { $0 != 0 }) - 1
+        let onset = try XCTUnwrap(audio.sink.playTime(ofFrame: start))
+        XCTAssertLessThanOrEqual(abs((onset - .at(0.15)).nanoseconds), 1_000_000, "audio onset vs haptic deadline")
+        XCTAssertLessThanOrEqual(abs((onset - go).nanoseconds), 1_000_000, "audio onset vs the chip's GO")
+        // A mono file panned to the centre at full volume: √½ of each sample on each side.
+        guard left.count >= start + flacTone.count else { return XCTFail("captured \(left.count) frames, the tone ends at \(start + flacTone.count)") }
+        let played = Array(left[start..<start + flacTone.count])
+        XCTAssertLessThan(zip(played, flacTone).map { abs($0 - 0.5.squareRoot() * Double($1)) }.max() ?? 1, 2.0 / 32768)
+        XCTAssertEqual(try XCTUnwrap(SignalMeasurement.zeroCrossingFrequency(of: played, sampleRate: 48_000)), 1000, accuracy: 0.5)
+        XCTAssertEqual(SignalMeasurement.peak(of: left, in: start + flacTone.count..<left.count), 0, "the file once, then silence")
+    }
+
+    func testAFLACCutShortIsReportedAndTheHapticsStillPlay() throws {
+        let audio = try playTapWithFLAC { $0.prefix($0.count / 2) }
+        guard case .decoding(.decoding(let path, _))? = audio.audio.problems.first else { return XCTFail("\(audio.audio.problems)") }
+        XCTAssertTrue(path.hasSuffix("/tone.flac"), path)
+        XCTAssertEqual(audio.audio.problems.count, 1)
+        XCTAssertEqual(audio.rig.goTimes.count, 1)
+        XCTAssertEqual(SignalMeasurement.peak(of: audio.sink.channel(0), in: 0..<audio.sink.frameCount), 0, "no part of the cut file plays")
     }
 
     func testPlaysHapticsOnlyAndMutingSilenceTheSound() throws {

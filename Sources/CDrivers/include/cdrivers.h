@@ -129,6 +129,24 @@ int hb_sound_file_read(const char *path, float **samples, unsigned long *frames,
 void hb_sound_file_free(float *samples);
 
 /*
+ * Containers hb_sound_file_write writes: 16-bit PCM WAV, 16-bit FLAC, and Vorbis in an Ogg container
+ * (libsndfile's SF_FORMAT_WAV|SF_FORMAT_PCM_16, SF_FORMAT_FLAC|SF_FORMAT_PCM_16, SF_FORMAT_OGG|SF_FORMAT_VORBIS).
+ */
+#define HB_SOUND_FILE_WAV 0
+#define HB_SOUND_FILE_FLAC 1
+#define HB_SOUND_FILE_OGG_VORBIS 2
+/*
+ * Encodes `frames` interleaved frames of `channels` floats (-1…1) at `rate` hertz into a new file at
+ * `path` in `container`, replacing any file there. The 16-bit containers store each sample as
+ * round(x × 32768) clipped to 16 bits, the inverse of hb_sound_file_read's 1/32768, so k/32768
+ * comes back exactly. Returns 0, or libsndfile's error number (SF_ERR_UNSUPPORTED_ENCODING for a
+ * container this libsndfile cannot write) with *message its text, copied to a per-thread buffer
+ * that stays valid until this thread's next failing call.
+ */
+int hb_sound_file_write(const char *path, int container, const float *samples, unsigned long frames,
+                        unsigned int channels, unsigned int rate, const char **message);
+
+/*
  * Converts `input_frames` interleaved frames of `channels` channels by `ratio` (output rate / input rate)
  * with libsamplerate's best band-limited sinc converter, into `output` (room for `output_capacity` frames).
  * *output_frames is what was produced. On failure the result is libsamplerate's error number and *message

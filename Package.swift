@@ -37,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "HardwareMocks",
-            dependencies: ["ActuatorHAL", "CDrivers"],
+            dependencies: ["ActuatorHAL"],
             path: "HardwareMocks"
         ),
         .target(

@@ -3,7 +3,7 @@ import Foundation
 
 /// Writes sound files through libsndfile, the maintained library `SoundFileDecoder` reads them with.
 ///
-/// It exists so tests can hand the real decoder FLAC and Ogg/Vorbis files made on the spot by the
+/// Tests use it to hand the real decoder FLAC and Ogg/Vorbis files made on the spot by the
 /// same library, knowing every sample they hold, with no binary fixtures committed.
 public enum SoundFileEncoder {
     /// A file format the encoder writes.

@@ -194,6 +194,24 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertLessThan(end, .at(0.27))
     }
 
+    func testAPatternOfSoundsOnlyPlaysItsSoundWithoutWakingTheActuator() throws {
+        let audio = try makeRig()
+        let finished = Collected<MonotonicInstant>()
+        let player = try audio.rig.engine.makeAdvancedPlayer(with: HapticPattern(events: [HapticEvent(type: .audioCustom, time: 0.1, waveformPath: "click.wav")]))
+        XCTAssertEqual(player.duration, 0.11, accuracy: 1e-9, "the click's 10 ms from 0.1 s")
+        let clock = audio.rig.board.clock
+        player.completionHandler = { _ in finished.append(clock.now) }
+        try player.start(atTime: 0.05)
+        audio.rig.run(until: 0.4)
+        XCTAssertEqual(audio.onsets.count, 1)
+        XCTAssertLessThanOrEqual(abs((try XCTUnwrap(audio.onsets.first) - .at(0.15)).nanoseconds), 21_000)
+        let end = try XCTUnwrap(finished.values.first, "the player ends")
+        XCTAssertGreaterThanOrEqual(end, .at(0.16), "not before its sound has played")
+        XCTAssertLessThan(end, .at(0.17))
+        XCTAssertEqual(audio.rig.actuator.powerState, .off, "nothing for the chip, so it was never woken")
+        XCTAssertTrue(audio.rig.goTimes.isEmpty)
+    }
+
     func testAMissingSoundIsReportedAndTheHapticsStillPlay() throws {
         let audio = try makeRig()
         let pattern = HapticPattern(events: [TestPatterns.transient(at: 0.1), HapticEvent(type: .audioCustom, time: 0.1, waveformPath: "missing.wav")])
@@ -215,6 +233,29 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertEqual(audio.onsets.count, 2)
         XCTAssertLessThanOrEqual(abs((audio.onsets[1] - .at(1.1)).nanoseconds), 21_000, "placed afresh after the rest")
         XCTAssertEqual(audio.audio.output.underruns, 0, "running dry while idle is not an underrun")
+    }
+
+    func testAStartedEngineWithNothingToPlayQueuesNoService() throws {
+        // A service queued at start would wait behind whatever runs before the timing thread
+        // (waking, compiling) and be counted late in play's summary.
+        let audio = try makeRig()
+        XCTAssertNil(audio.audio.serviceToken)
+        audio.rig.run(until: 0.1)
+        XCTAssertEqual(audio.rig.scheduler.metrics.dispatched, 0)
+        XCTAssertEqual(audio.sink.frameCount, 0)
+    }
+
+    func testAServiceRunLateDoesNotCatchUpOnTheMissedPeriods() throws {
+        let audio = try makeRig()
+        try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.2))).start(atTime: 0)
+        audio.rig.run(until: 0.05)
+        let before = audio.rig.scheduler.metrics.dispatched
+        // The timing thread stalls for 20 periods (53 ms); then it runs on for two more.
+        audio.rig.board.clock.advance(by: format.duration(ofFrames: 20 * format.periodFrames))
+        audio.rig.run(until: audio.rig.now.seconds + 2 * format.duration(ofFrames: format.periodFrames).secondsValue)
+        let after = audio.rig.scheduler.metrics.dispatched
+        XCTAssertLessThanOrEqual(after - before, 3, "one late service, then one a period: not 20 back to back")
+        XCTAssertGreaterThanOrEqual(after - before, 2)
     }
 
     func testPianoSoundsPlayAndWaitUntilFinishedWaitsForTheSound() throws {

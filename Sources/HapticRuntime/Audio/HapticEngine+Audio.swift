@@ -18,16 +18,21 @@ extension HapticEngine {
     /// The attached sound output.
     public var audio: EngineAudio? { locked { audioOutput } }
 
-    /// Starts servicing the stream (now, then once a period) if the engine runs and it is not
-    /// already being serviced.
+    /// Starts servicing the stream (now, then once a period) if the engine runs, a sound plays or
+    /// waits, and it is not already being serviced. With nothing to play there is nothing to
+    /// schedule: a service queued at engine start would only wait, and be counted late, behind
+    /// whatever runs before the timing thread does.
     func serviceAudio() {
-        guard let audio = audioOutput, audio.serviceToken == nil, isRunningUnlocked else { return }
+        guard let audio = audioOutput, audio.serviceToken == nil, isRunningUnlocked, !audio.output.isIdle else { return }
         scheduleAudioService(of: audio, at: clock.now)
     }
 
     /// Tops the stream up at `deadline` and comes back one period later while the engine runs
     /// with this output and something is playing or waiting; an error ends the servicing and
-    /// reaches the scheduler's error handler.
+    /// reaches the scheduler's error handler. A service that ran more than a period late comes
+    /// back a period after it ran rather than after its deadline: it tops the queue up to its
+    /// target whenever it runs, so catching up on missed periods would only run it back to back
+    /// for nothing.
     private func scheduleAudioService(of audio: EngineAudio, at deadline: MonotonicInstant) {
         let format = audio.output.sink.format
         let period = format.duration(ofFrames: format.periodFrames)
@@ -42,7 +47,8 @@ extension HapticEngine {
                 audio.output.pauseStreaming()
                 return
             }
-            self.scheduleAudioService(of: audio, at: deadline + period)
+            let now = self.clock.now
+            self.scheduleAudioService(of: audio, at: deadline + period > now ? deadline + period : now + period)
         }
     }
 
@@ -61,15 +67,19 @@ extension HapticEngine {
 
     /// `program` ending no earlier than `pattern`'s sounds, so a player's end, completion and
     /// `waitUntilFinished` include them: its final `.stop` moves to the last sound's end. A
-    /// program with no commands (a pattern of sounds only) is left alone, so the actuator is not
-    /// woken for it.
+    /// program with no commands (a pattern of sounds only) only gets the longer duration, so the
+    /// actuator is not woken for it and the player still lasts as long as its sounds.
     func extendedToItsSounds(_ program: ActuatorProgram, of pattern: HapticPattern) -> ActuatorProgram {
-        guard let audio = audioOutput, let last = program.commands.last, last.command == .stop else { return program }
+        guard let audio = audioOutput else { return program }
         let end = audio.soundEnd(of: pattern)
         guard end > program.duration else { return program }
         var extended = program
-        extended.commands[extended.commands.count - 1].time = end
         extended.duration = end
+        if let last = program.commands.last, last.command == .stop {
+            extended.commands[extended.commands.count - 1].time = end
+        } else if !program.commands.isEmpty {
+            return program
+        }
         return extended
     }
 

@@ -275,8 +275,22 @@ public class HapticPatternPlayer: @unchecked Sendable {
             }
         }
         for channel in emptyChannels {
-            try engine.release(self, from: channel)
-            channelEnded(channel.name)
+            let end = compiled[channel.name]?.duration ?? 0
+            guard end > segment.offset else {
+                try engine.release(self, from: channel)
+                channelEnded(channel.name)
+                continue
+            }
+            // A pattern of sounds only: nothing for the actuator, but the player lasts until its
+            // sounds end (their end is the program's duration), as a player with haptics does.
+            let entry = nextEntryNumber()
+            let token = engine.scheduleControl(at: deadline(forPatternTime: end), key: "player/\(id)/sounds-end") { [weak self] in
+                guard let self else { return }
+                self.pending[entry] = nil
+                try self.engine.release(self, from: channel)
+                self.channelEnded(channel.name)
+            }
+            pending[entry] = Pending(token: token, time: end)
         }
     }
 

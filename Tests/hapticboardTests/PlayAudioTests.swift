@@ -27,6 +27,28 @@ final class PlayAudioTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(audio["maximumOffsetMicroseconds"] as? Double), 1_000)
     }
 
+    func testPlayedAudioEventsAreNotReportedAsUnplayed() throws {
+        // Without --quiet, so content and compiler warnings are printed.
+        let run = try BuiltCommand().run(["play", "--fast", "--json", BuiltCommand.path("Examples/ahap/audio-custom.ahap")])
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertFalse(run.errorOutput.contains("not played"), run.errorOutput)
+    }
+
+    func testAFileOfSoundsOnlyPlaysItsSound() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hapticboard-sound-only-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(atPath: BuiltCommand.path("Examples/ahap/click.wav"), toPath: folder.appendingPathComponent("click.wav").path)
+        let file = folder.appendingPathComponent("sound-only.ahap")
+        try Data(#"{"Pattern":[{"Event":{"Time":0.1,"EventType":"AudioCustom","EventWaveformPath":"click.wav"}}]}"#.utf8).write(to: file)
+        let summary = try play([file.path])
+        let audio = try XCTUnwrap(summary["audio"] as? [String: Any], "\(summary)")
+        let onsets = try XCTUnwrap(audio["onsets"] as? [[String: Any]])
+        XCTAssertEqual(onsets.count, 1, "\(audio)")
+        XCTAssertEqual(try XCTUnwrap(onsets.first?["deadlineSeconds"] as? Double), 0.1, accuracy: 1e-6)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(summary["elapsedSeconds"] as? Double), 0.1, "playback lasted until the sound")
+    }
+
     func testNoAudioPlaysNoSound() throws {
         let summary = try play(["--no-audio", BuiltCommand.path("Examples/ahap/audio-custom.ahap")])
         XCTAssertNil(summary["audio"], "\(summary)")

@@ -137,7 +137,11 @@ struct PlayCommand: ParsableCommand {
         if !quiet {
             let capabilities = target.configuredCapabilities
             for item in content.items {
-                for warning in target.compile(item.content.pattern, capabilities: capabilities).warnings { printError("\(item.name): \(warning)") }
+                var pattern = item.content.pattern
+                // With a sound output the audio events are its to play (as in the engine), not the
+                // actuator's to report as unplayed.
+                if sound != nil { pattern.events.removeAll { !$0.type.isHaptic } }
+                for warning in target.compile(pattern, capabilities: capabilities).warnings { printError("\(item.name): \(warning)") }
             }
         }
         log.info("playing \(content.items.count) item(s) on \(board.boardName)/\(targets.map(\.name).joined(separator: "+"))")

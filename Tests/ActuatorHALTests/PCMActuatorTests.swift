@@ -19,6 +19,44 @@ final class PCMActuatorTests: XCTestCase {
 
     final class Box { var opened: [PCMCaptureSink] = [] }
 
+    /// A device that joins a (re)started stream `joinDelay` frames late, as ALSA dshare joins the
+    /// shared stream at its next period boundary: its delay counts those frames too.
+    final class LateJoiningSink: PCMSink {
+        let name = "dshare"
+        let format: PCMFormat
+        let joinDelay: Int
+        private(set) var written: [Int16] = []
+        init(format: PCMFormat, joinDelay: Int) {
+            self.format = format
+            self.joinDelay = joinDelay
+        }
+        func write(_ interleavedSamples: [Int16]) throws(PCMError) -> Int {
+            written += interleavedSamples
+            return interleavedSamples.count / format.channels
+        }
+        func queuedFrames() throws(PCMError) -> Int { written.isEmpty ? 0 : written.count / format.channels + joinDelay }
+        func drain() throws(PCMError) {}
+        func stop() throws(PCMError) { written = [] }
+    }
+
+    func testARestartedStreamIsPaddedByTheDevicesOwnDelaySoTheDriveStartsOnTime() throws {
+        let clock = VirtualClock()
+        let sink = LateJoiningSink(format: format, joinDelay: 100)
+        let configuration = PCMActuatorConfiguration(
+            kind: .lra, format: format, channelMap: try PCMChannelMap(deviceChannels: 4, channels: [2, 3]),
+            resonantFrequency: 170, maximumAmplitude: 0.5
+        )
+        let lra = PCMActuator(name: "haptics", configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in sink }
+        try lra.prepare(for: .pcm)
+        try lra.writePCM([32767])
+        // Due two periods (256 frames) from now: a period to start the stream, then the device
+        // says the next frame plays 128 + 100 frames from now, so 28 more frames of silence.
+        let frames = sink.written.count / 4
+        XCTAssertEqual(frames, 128 + 28 + 1)
+        XCTAssertTrue(sink.written.prefix((128 + 28) * 4).allSatisfy { $0 == 0 })
+        XCTAssertEqual(sink.written[(128 + 28) * 4 + 2], 16384, "the drive's first frame, heard 256 frames from now")
+    }
+
     func testPowerStatesOpenPrepareAndCloseTheStream() throws {
         let clock = VirtualClock()
         let sinks = Box()

@@ -7,9 +7,9 @@
 /// amplitude and copied to every channel of the channel map, the device's other channels silent.
 ///
 /// Timing: the stream runs `pcmOutputLatency` (two periods) behind the writes. A write to a
-/// stopped stream first queues that much silence, so a block written `pcmOutputLatency` before
-/// its deadline starts on it; blocks written on that schedule then follow back to back with the
-/// device queue never running dry between them.
+/// stopped stream first queues silence up to then (measured with the device's delay), so a block
+/// written `pcmOutputLatency` before its deadline starts on it; blocks written on that schedule
+/// then follow back to back with the device queue never running dry between them.
 public final class PCMActuator: Actuator {
     /// Opens the device stream; called on each wake, so a sleeping actuator holds no device.
     public typealias DeviceOpener = () throws(PCMError) -> any PCMSink
@@ -125,15 +125,28 @@ public final class PCMActuator: Actuator {
     }
 
     /// Queues `samples` (mono drive, one per frame, full scale ±32767) on the mapped channels,
-    /// scaled by the maximum amplitude, behind `pcmOutputLatency` of silence when the stream had
-    /// stopped; blocks while the device buffer is full.
+    /// scaled by the maximum amplitude; when the stream had stopped, they start `pcmOutputLatency`
+    /// from now (see `restartLeadIn(dueAt:on:)`). Blocks while the device buffer is full.
     /// - Throws: `PCMActuatorError.notReady` unless prepared, or the device's `PCMError`.
     public func writePCM(_ samples: [Int16]) throws {
         guard powerState == .ready, let sink else { throw PCMActuatorError.notReady(actuator: name, state: powerState) }
         let scale = configuration.maximumAmplitude
-        var signal = try sink.queuedFrames() == 0 ? [Int16](repeating: 0, count: latencyFrames) : []
+        var signal = try sink.queuedFrames() == 0 ? try restartLeadIn(dueAt: clock.now + pcmOutputLatency, on: sink) : []
         signal += samples.map { Int16((Double($0) * scale).rounded()) }
         _ = try sink.write(configuration.channelMap.interleave(signal))
+    }
+
+    /// Restarts the stopped stream with a period of silence, then returns the silence that puts the
+    /// next frame written at `due`, measured from the device's own delay: a device may join a
+    /// restarted stream at a boundary of its own (ALSA dshare aligns to the shared stream's
+    /// period), so counting written frames alone could start the drive up to a period off.
+    private func restartLeadIn(dueAt due: MonotonicInstant, on sink: any PCMSink) throws -> [Int16] {
+        let format = sink.format
+        _ = try sink.write(configuration.channelMap.interleave([Int16](repeating: 0, count: format.periodFrames)))
+        let nextFramePlays = clock.now + format.duration(ofFrames: try sink.queuedFrames())
+        let gap = (due - nextFramePlays).nanoseconds
+        let frames = gap <= 0 ? 0 : Int((Double(gap) * Double(format.sampleRate) / 1e9).rounded())
+        return [Int16](repeating: 0, count: min(frames, latencyFrames))
     }
 
     /// Drops whatever is queued; the stream stays open and ready.

@@ -69,6 +69,11 @@ let package = Package(
             name: "hapticboard-chip",
             dependencies: ["ActuatorHAL", "HardwareMocks"]
         ),
+        // The kernel lane's audio check: writes the reference sound, measures Loopback captures.
+        .executableTarget(
+            name: "hapticboard-capture",
+            dependencies: ["ActuatorHAL", "HardwareMocks"]
+        ),
         .testTarget(name: "ActuatorHALTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "HardwareMocksTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "HapticRuntimeTests", dependencies: ["HapticRuntime", "ActuatorHAL", "HardwareMocks"]),

@@ -5,8 +5,10 @@
 # i2c-tools, the gpiod tools, hapticboard built against libgpiod 1.6 (the system's) and 2.x
 # (Scripts/fetch-libgpiod2.sh), hapticboard-chip (the DRV2605 model behind i2c-stub) and the
 # scenarios in guest/scenarios.sh, which run against /dev/i2c-0 (i2c-stub at 0x5A) and a gpio-sim
-# chip whose line HAPTIC_EN is the EN pin of Boards/kernel-lane.yml. Fails unless every scenario
-# passes, and ends with one line: `kernel lane: N passed, M failed`.
+# chip whose line HAPTIC_EN is the EN pin of Boards/kernel-lane.yml; and, for sound, snd-aloop's
+# Loopback card split by dshare (guest/asound.conf) into the sound output and a PCM-driven LRA of
+# Boards/kernel-lane-audio.yml, captured with arecord and measured by hapticboard-capture. Fails
+# unless every scenario passes, and ends with one line: `kernel lane: N passed, M failed`.
 #
 # Installs the Debian packages it needs when they are missing (with sudo unless root). gpio-sim
 # (and irq_sim, which Debian's kernel leaves out) are built out of tree from linux-source-6.1, and
@@ -29,7 +31,7 @@ started=$SECONDS
 
 # 1. Packages. The headers must match the kernel that boots, so they come after the image.
 Scripts/install-deps.sh qemu-system-x86 linux-image-amd64 busybox-static cpio i2c-tools gpiod \
-    build-essential kmod xz-utils linux-source-6.1
+    alsa-utils build-essential kmod xz-utils linux-source-6.1
 kernel_version=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|.*/vmlinuz-||' | sort -V | tail -1)
 [ -n "$kernel_version" ] || fail "no kernel in /boot (linux-image-amd64 installs one)"
 Scripts/install-deps.sh "linux-headers-$kernel_version"
@@ -113,7 +115,7 @@ gcc -O2 -Wall -Wextra -static -o "$kernel_cache/unplug-at" "$lane/guest/unplug-a
 #    binaries, board file and scenarios. Uncompressed: packing is quicker than gzip on the host.
 root="$kernel_cache/root"
 rm -rf "$root"
-mkdir -p "$root"/{bin,lane/bin,lane/gpiod2,lib/modules,proc,sys,dev,tmp,usr/share,lib64,lib/x86_64-linux-gnu}
+mkdir -p "$root"/{bin,etc,lane/bin,lane/gpiod2,lane/audio,lib/modules,proc,sys,dev,tmp,usr/share,lib64,lib/x86_64-linux-gnu}
 copy_with_libraries() { # copy_with_libraries DESTINATION BINARY [LD_LIBRARY_PATH]
     local destination=$1 binary=$2 library_path=${3:-}
     cp "$binary" "$destination/"
@@ -128,11 +130,12 @@ copy_with_libraries() { # copy_with_libraries DESTINATION BINARY [LD_LIBRARY_PAT
 }
 cp /bin/busybox "$root/bin/"
 for tool in i2cget i2cset i2cdump i2cdetect; do copy_with_libraries "$root/bin" "/usr/sbin/$tool"; done
-for tool in gpiodetect gpioinfo gpioget gpioset gpiomon; do copy_with_libraries "$root/bin" "/usr/bin/$tool"; done
+for tool in gpiodetect gpioinfo gpioget gpioset gpiomon arecord; do copy_with_libraries "$root/bin" "/usr/bin/$tool"; done
 cp "$modules"/*.ko "$root/lib/modules/"
 cp -r /usr/share/alsa "$root/usr/share/"
 cp "$kernel_cache/unplug-at" "$root/lane/bin/"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard-chip"
+copy_with_libraries "$root/lane/bin" "$binaries/hapticboard-capture"
 # The 2.x build finds libgpiod.so.3 in its own directory: the guest runs it with LD_LIBRARY_PATH.
 if [ "$with_gpiod2" = 1 ]; then
     cp -L "$GPIOD2_LIBDIR"/libgpiod.so.3 "$root/lane/gpiod2/"
@@ -142,7 +145,11 @@ fi
 echo "$builds" > "$root/lane/builds"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard"
 strip "$root"/lane/bin/hapticboard* 2>/dev/null || true
-cp "$repository/Boards/kernel-lane.yml" "$repository/Examples/ahap/continuous-envelopes.ahap" "$root/lane/"
+cp "$repository/Boards/kernel-lane.yml" "$repository/Boards/kernel-lane-audio.yml" \
+    "$repository/Examples/ahap/continuous-envelopes.ahap" "$root/lane/"
+cp "$lane/guest/sound-and-drive.ahap" "$root/lane/audio/"
+"$binaries/hapticboard-capture" burst "$root/lane/audio/burst.wav"
+cp "$lane/guest/asound.conf" "$root/etc/asound.conf"
 cp "$lane/guest/scenarios.sh" "$root/lane/"
 cp "$lane/guest/init" "$root/init"
 chmod +x "$root/init"

@@ -177,6 +177,7 @@ struct PlayCommand: ParsableCommand {
             throw error
         }
         let elapsed = max(.zero, clock.now - started)
+        if signals.received == nil { playback.letSoundPlayOut() }
         try playback.finish()
         liveView?.finish()
 

@@ -111,6 +111,20 @@ final class EnginePlayback {
         }
     }
 
+    /// Waits as long as the sound output keeps queued (a few periods), so the last sound's final
+    /// frames, which leave the device up to that long after they were written, are played rather
+    /// than dropped by `finish`. For an ending of its own: a stop request should stop at once.
+    func letSoundPlayOut() {
+        guard let output = engine.audio?.output else { return }
+        let queue = output.sink.format.duration(ofFrames: output.targetQueuedFrames)
+        switch pace {
+        case .stepped:
+            scheduler.run(until: clock.now + queue)
+        case .threaded:
+            FinishSignal().wait(for: queue)
+        }
+    }
+
     /// Stops every player, leaves the actuator stopped and in standby, and stops the timing thread.
     func finish() throws {
         let stopped = FinishSignal()

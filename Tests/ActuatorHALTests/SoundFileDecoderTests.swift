@@ -66,39 +66,35 @@ final class SoundFileDecoderTests: XCTestCase {
         try assertResamplingKeepsPitchAndLength(of: url)
     }
 
+    /// Writes `samples` as `name` in `container`, decodes it and checks its rate, channels and length.
+    private func roundTrip(_ samples: [Float], channels: Int, rate: Int, container: SoundFileEncoder.Container, name: String, file: StaticString = #filePath, line: UInt = #line) throws -> DecodedSound {
+        let url = folder.appendingPathComponent(name)
+        try SoundFileEncoder.write(samples: samples, channels: channels, sampleRate: rate, container: container, to: url)
+        let sound = try SoundFileDecoder().decode(path: url.path)
+        XCTAssertEqual(sound.sampleRate, rate, file: file, line: line)
+        XCTAssertEqual(sound.channels, channels, file: file, line: line)
+        XCTAssertEqual(sound.frameCount, samples.count / channels, file: file, line: line)
+        return sound
+    }
+
     func testFLACDecodesToExactlyTheSamplesWritten() throws {
         // 5000 frames: one whole 4096-frame FLAC block and a partial one.
         let mono = floats(sine(440, rate: 44_100, frames: 5000, amplitude: 0.9))
-        let monoURL = folder.appendingPathComponent("mono.flac")
-        try SoundFileEncoder.write(samples: mono, channels: 1, sampleRate: 44_100, container: .flac, to: monoURL)
-        let monoSound = try SoundFileDecoder().decode(path: monoURL.path)
-        XCTAssertEqual(monoSound.sampleRate, 44_100)
-        XCTAssertEqual(monoSound.channels, 1)
-        XCTAssertEqual(monoSound.frameCount, 5000)
+        let monoSound = try roundTrip(mono, channels: 1, rate: 44_100, container: .flac, name: "mono.flac")
         XCTAssertEqual(monoSound.samples, mono, "lossless: every sample back exactly")
 
         let left = sine(1000, rate: 48_000, frames: 4801, amplitude: 0.5)
         let right = sine(250, rate: 48_000, frames: 4801, amplitude: -1)
-        let stereo = floats(zip(left, right).flatMap { [$0, $1] })
-        let stereoURL = folder.appendingPathComponent("stereo.flac")
-        try SoundFileEncoder.write(samples: stereo, channels: 2, sampleRate: 48_000, container: .flac, to: stereoURL)
-        let stereoSound = try SoundFileDecoder().decode(path: stereoURL.path)
-        XCTAssertEqual(stereoSound.sampleRate, 48_000)
-        XCTAssertEqual(stereoSound.channels, 2)
-        XCTAssertEqual(stereoSound.frameCount, 4801)
+        let stereoSound = try roundTrip(floats(zip(left, right).flatMap { [$0, $1] }), channels: 2, rate: 48_000, container: .flac, name: "stereo.flac")
         XCTAssertEqual(stereoSound.channel(0), floats(left))
         XCTAssertEqual(stereoSound.channel(1), floats(right))
     }
 
     func testOggVorbisKeepsLengthPitchAndLevel() throws {
         let tone = (0..<48_000).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
-        let url = folder.appendingPathComponent("tone.ogg")
-        try SoundFileEncoder.write(samples: tone, channels: 1, sampleRate: 48_000, container: .oggVorbis, to: url)
-        let sound = try SoundFileDecoder().decode(path: url.path)
-        XCTAssertEqual(sound.sampleRate, 48_000)
-        XCTAssertEqual(sound.channels, 1)
-        // The last page's granule position holds the true length, so Vorbis's block padding is trimmed.
-        XCTAssertEqual(sound.frameCount, 48_000)
+        // The last page's granule position holds the true length, so Vorbis's block padding is
+        // trimmed and the frame count comes back exact.
+        let sound = try roundTrip(tone, channels: 1, rate: 48_000, container: .oggVorbis, name: "tone.ogg")
         let decoded = sound.channel(0).map(Double.init)
         let middle = Array(decoded[2400..<45_600])
         XCTAssertEqual(try XCTUnwrap(SignalMeasurement.zeroCrossingFrequency(of: middle, sampleRate: 48_000)), 440, accuracy: 0.5)

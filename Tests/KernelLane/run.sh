@@ -87,10 +87,21 @@ if [ ! -f "$modules/.complete" ]; then
     touch "$modules/.complete"
 fi
 
-# 3. The binaries: static Swift standard library, one build per libgpiod major version.
+# 3. The binaries: static Swift standard library, one build per libgpiod major version, in one
+#    scratch folder. Only CDrivers' two GPIO files see the library's header (the headers Swift
+#    imports never include gpiod.h), so for each build their objects are removed and compiled again
+#    (against 1.6 from /usr/include; against 2.x through CPATH, which clang searches before the
+#    system's headers) and the binary relinked: the Swift modules are built once, not twice. The
+#    NEEDED checks below catch a binary linked against the wrong libgpiod.
+scratch="$cache/swift"
+forget_gpio_objects() { find "$scratch" -name 'gpio_libgpiod*.o' -delete 2> /dev/null || true; }
+binaries="$cache/binaries/libgpiod1"
+binaries_gpiod2="$cache/binaries/libgpiod2"
+mkdir -p "$binaries" "$binaries_gpiod2"
 say "swift build -c release --static-swift-stdlib (libgpiod $(pkg-config --modversion libgpiod))"
-swift build -c release --static-swift-stdlib --scratch-path "$cache/swift" >&2
-binaries="$cache/swift/release"
+forget_gpio_objects
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" >&2
+cp "$scratch/release/hapticboard" "$scratch/release/hapticboard-chip" "$scratch/release/hapticboard-capture" "$binaries/"
 Scripts/fetch-libgpiod2.sh >&2
 # shellcheck source=/dev/null
 . "$repository/.build-gpiod2/paths.sh"
@@ -98,11 +109,12 @@ builds=${KERNEL_LANE_BUILDS:-libgpiod1 libgpiod2}
 case " $builds " in *" libgpiod2 "*) with_gpiod2=1 ;; *) with_gpiod2=0 ;; esac
 [ "$with_gpiod2" = 1 ] || say "KERNEL_LANE_BUILDS=$builds: the libgpiod 2.x build is skipped"
 if [ "$with_gpiod2" = 1 ]; then
-    say "swift build -c release --static-swift-stdlib --product hapticboard (libgpiod 2.x)"
-    swift build -c release --static-swift-stdlib --scratch-path "$cache/swift-gpiod2" --product hapticboard \
-        -Xcc "-I$GPIOD2_INCLUDE" -Xlinker "-L$GPIOD2_LIBDIR" >&2
+    say "swift build -c release --static-swift-stdlib --product hapticboard (libgpiod 2.x: GPIO objects and link only)"
+    forget_gpio_objects
+    CPATH="$GPIOD2_INCLUDE${CPATH:+:$CPATH}" swift build -c release --static-swift-stdlib --scratch-path "$scratch" \
+        --product hapticboard -Xlinker "-L$GPIOD2_LIBDIR" >&2
+    cp "$scratch/release/hapticboard" "$binaries_gpiod2/"
 fi
-binaries_gpiod2="$cache/swift-gpiod2/release"
 # Each build must link the libgpiod it is named after, or the GPIO scenarios would test one twice.
 needed_libgpiod() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(libgpiod[^]]*\)\].*/\1/p'; }
 [ "$(needed_libgpiod "$binaries/hapticboard")" = libgpiod.so.2 ] \

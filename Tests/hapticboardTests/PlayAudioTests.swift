@@ -47,6 +47,7 @@ final class PlayAudioTests: XCTestCase {
         XCTAssertEqual(onsets.count, 1, "\(audio)")
         XCTAssertEqual(try XCTUnwrap(onsets.first?["deadlineSeconds"] as? Double), 0.1, accuracy: 1e-6)
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(summary["elapsedSeconds"] as? Double), 0.1, "playback lasted until the sound")
+        XCTAssertEqual((summary["transitions"] as? [[String: Any]])?.count, 0, "nothing for the chip, so it was not woken: \(summary)")
     }
 
     func testNoAudioPlaysNoSound() throws {

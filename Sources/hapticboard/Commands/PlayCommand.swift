@@ -149,7 +149,8 @@ struct PlayCommand: ParsableCommand {
         // Woken before the first deadline is chosen: a wake from off reads the registers back and
         // may rewrite them, which on a slow bus or machine can outlast its budget, and the first
         // effect would then be dropped as late instead of played.
-        if content.eventCount > 0 { try playback.wakeActuators() }
+        // Content of sounds only has nothing for the actuators: they stay as they are.
+        if content.items.contains(where: { $0.content.pattern.events.contains { $0.type.isHaptic } }) { try playback.wakeActuators() }
         playback.startTimingThread()
         let snapshot: (@Sendable () -> Void)? = liveView.map { view in { @Sendable in view.capture() } }
         let started = clock.now + Self.startDelay(for: targets)

@@ -212,14 +212,18 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertTrue(audio.rig.goTimes.isEmpty)
     }
 
-    func testAMissingSoundIsReportedAndTheHapticsStillPlay() throws {
+    func testAMissingSoundIsReportedAndTheHapticsAndOtherSoundsStillPlay() throws {
         let audio = try makeRig()
-        let pattern = HapticPattern(events: [TestPatterns.transient(at: 0.1), HapticEvent(type: .audioCustom, time: 0.1, waveformPath: "missing.wav")])
+        let pattern = HapticPattern(events: [
+            TestPatterns.transient(at: 0.1), HapticEvent(type: .audioCustom, time: 0.1, waveformPath: "missing.wav"),
+            HapticEvent(type: .audioCustom, time: 0.2, waveformPath: "click.wav"),
+        ])
         try audio.rig.engine.makePlayer(with: pattern).start(atTime: 0.05)
-        audio.rig.run(until: 0.3)
+        audio.rig.run(until: 0.4)
         XCTAssertEqual(audio.audio.problems, [.waveformPath(path: "missing.wav", problem: .notFound)])
         XCTAssertEqual(audio.rig.goTimes.count, 1)
-        XCTAssertTrue(audio.onsets.isEmpty)
+        XCTAssertEqual(audio.onsets.count, 1, "the click still plays beside the missing file")
+        XCTAssertLessThanOrEqual(abs((try XCTUnwrap(audio.onsets.first) - .at(0.25)).nanoseconds), 21_000)
     }
 
     func testAnIdleOutputRestsAndStartsAgainOnTime() throws {

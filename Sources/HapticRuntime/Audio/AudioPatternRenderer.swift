@@ -28,24 +28,48 @@ public struct AudioPatternRenderer: Sendable {
         self.channels = max(1, channels)
     }
 
-    /// Every audio event of `pattern` as a voice with its start time, in event order.
-    /// - Throws: `AudioContentError` when a waveform is missing or cannot be decoded.
-    public func voices(for pattern: HapticPattern, sounds: SoundLibrary) throws(AudioContentError) -> [TimedVoice] {
+    /// A pattern's sounds: the voices that could be rendered and why the others could not.
+    public struct RenderedSounds: Sendable {
+        /// The playable audio events as voices with their start times, in event order.
+        public var voices: [TimedVoice]
+        /// The events left out (a missing or undecodable waveform), in event order.
+        public var problems: [AudioContentError]
+    }
+
+    /// Every audio event of `pattern` that can be played, as a voice with its start time; an
+    /// AudioCustom event whose waveform is missing or cannot be decoded is left out and listed in
+    /// `problems`, so one bad file does not silence the pattern's other sounds.
+    public func sounds(for pattern: HapticPattern, from library: SoundLibrary) -> RenderedSounds {
         let evaluator = PatternEvaluator(pattern)
-        var voices: [TimedVoice] = []
+        var rendered = RenderedSounds(voices: [], problems: [])
         for (index, event) in pattern.events.enumerated() {
             switch event.type {
             case .audioContinuous:
-                voices.append(TimedVoice(time: event.time, voice: tone(eventAt: index, evaluator: evaluator)))
+                rendered.voices.append(TimedVoice(time: event.time, voice: tone(eventAt: index, evaluator: evaluator)))
             case .audioCustom:
-                guard let path = event.waveformPath else { throw .missingWaveform(eventIndex: index) }
-                let sound = try sounds.sound(forWaveform: path)
-                voices.append(TimedVoice(time: event.time, voice: waveform(sound, key: path, eventAt: index, evaluator: evaluator)))
+                guard let path = event.waveformPath else {
+                    rendered.problems.append(.missingWaveform(eventIndex: index))
+                    continue
+                }
+                do {
+                    let sound = try library.sound(forWaveform: path)
+                    rendered.voices.append(TimedVoice(time: event.time, voice: waveform(sound, key: path, eventAt: index, evaluator: evaluator)))
+                } catch {
+                    rendered.problems.append(error)
+                }
             case .hapticTransient, .hapticContinuous:
                 continue
             }
         }
-        return voices
+        return rendered
+    }
+
+    /// Every audio event of `pattern` as a voice with its start time, in event order.
+    /// - Throws: the first `AudioContentError` when any waveform is missing or cannot be decoded.
+    public func voices(for pattern: HapticPattern, sounds: SoundLibrary) throws(AudioContentError) -> [TimedVoice] {
+        let rendered = self.sounds(for: pattern, from: sounds)
+        if let first = rendered.problems.first { throw first }
+        return rendered.voices
     }
 
     /// The tone of the AudioContinuous event at `index`.

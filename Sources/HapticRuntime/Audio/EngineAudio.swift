@@ -43,7 +43,7 @@ public final class EngineAudio {
     private var lastOwner = 0
     /// Voices of recently played patterns: a piano key or a looping player plays the same
     /// pattern again and again, and a pattern made into a player is rendered before it starts.
-    private var rendered: [HapticPattern: [TimedVoice]] = [:]
+    private var rendered: [HapticPattern: AudioPatternRenderer.RenderedSounds] = [:]
     private var renderOrder: [HapticPattern] = []
     /// Guards the library and the rendered voices: `prerender` runs on the application's thread
     /// outside the engine's lock, so the timing thread never waits for a long render.
@@ -73,15 +73,14 @@ public final class EngineAudio {
         scheduleVoices(of: pattern, from: offset, at: origin, owner: owner, skippingFirst: placed)
     }
 
+    /// Schedules the sounds that can play; each that cannot is recorded in `problems`.
     private func scheduleVoices(of pattern: HapticPattern, from offset: Double, at origin: MonotonicInstant, owner: Int, skippingFirst skipped: Double = 0) {
-        do {
-            let voices = try voices(for: pattern)
-                .filter { $0.time >= offset + skipped }
-                .map { TimedVoice(time: $0.time - offset, voice: $0.voice) }
-            output.schedule(voices, startingAt: origin, owner: owner)
-        } catch {
-            record(error)
-        }
+        let sounds = sounds(for: pattern)
+        sounds.problems.forEach(record)
+        let voices = sounds.voices
+            .filter { $0.time >= offset + skipped }
+            .map { TimedVoice(time: $0.time - offset, voice: $0.voice) }
+        output.schedule(voices, startingAt: origin, owner: owner)
     }
 
     private func record(_ problem: AudioContentError) {
@@ -103,21 +102,21 @@ public final class EngineAudio {
     /// Renders `pattern`'s sounds ahead of playing it (`HapticEngine.makePlayer` calls this
     /// before taking the engine's lock); a failure is left for the start to report.
     func prerender(_ pattern: HapticPattern) {
-        _ = try? voices(for: pattern)
+        _ = sounds(for: pattern)
     }
 
-    /// The voices of `pattern`, rendered once while it stays among the recent patterns.
-    private func voices(for pattern: HapticPattern) throws(AudioContentError) -> [TimedVoice] {
+    /// The sounds of `pattern`, rendered once while it stays among the recent patterns.
+    private func sounds(for pattern: HapticPattern) -> AudioPatternRenderer.RenderedSounds {
         renderLock.lock()
         defer { renderLock.unlock() }
         if let cached = rendered[pattern] { return cached }
-        let voices = try renderer.voices(for: pattern, sounds: library)
-        rendered[pattern] = voices
+        let sounds = renderer.sounds(for: pattern, from: library)
+        rendered[pattern] = sounds
         renderOrder.append(pattern)
         if renderOrder.count > Self.renderCacheSize {
             rendered[renderOrder.removeFirst()] = nil
         }
-        return voices
+        return sounds
     }
 
     /// The decoded sound `path` names, or nil when it cannot be decoded.
@@ -137,13 +136,12 @@ public final class EngineAudio {
     /// nil (recorded in `problems`) when it cannot be played.
     func scheduleSound(named name: String, at instant: MonotonicInstant, owner: Int) -> Double? {
         let pattern = HapticPattern(events: [HapticEvent(type: .audioCustom, time: 0, waveformPath: name)])
-        do {
-            let voices = try voices(for: pattern)
-            output.schedule(voices, startingAt: instant, owner: owner)
-            return voices.map { Double($0.voice.frameCount) / Double(renderer.sampleRate) }.max() ?? 0
-        } catch {
-            record(error)
+        let sounds = sounds(for: pattern)
+        if let problem = sounds.problems.first {
+            record(problem)
             return nil
         }
+        output.schedule(sounds.voices, startingAt: instant, owner: owner)
+        return sounds.voices.map { Double($0.voice.frameCount) / Double(renderer.sampleRate) }.max() ?? 0
     }
 }

@@ -74,12 +74,11 @@ extension HapticEngine {
         let end = audio.soundEnd(of: pattern)
         guard end > program.duration else { return program }
         var extended = program
-        extended.duration = end
-        if let last = program.commands.last, last.command == .stop {
+        if let last = program.commands.last {
+            guard last.command == .stop else { return program }
             extended.commands[extended.commands.count - 1].time = end
-        } else if !program.commands.isEmpty {
-            return program
         }
+        extended.duration = end
         return extended
     }
 

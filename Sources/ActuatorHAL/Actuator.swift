@@ -174,6 +174,9 @@ public protocol Actuator: AnyObject {
     /// Writes interleaved PCM samples for an audio-driven actuator. Actuators without PCM keep
     /// the default, which throws `ActuatorError.unsupported`.
     func writePCM(_ samples: [Int16]) throws
+    /// The same, for a block due to start at `start` (its deadline): a stream that ran dry restarts
+    /// so the block starts then even when the write comes late. The default ignores `start`.
+    func writePCM(_ samples: [Int16], startingAt start: MonotonicInstant) throws
     /// How long after `writePCM` its first sample leaves the output: the engine writes each PCM
     /// block this much ahead of its deadline. Actuators without PCM keep the default, zero.
     var pcmOutputLatency: Duration { get }
@@ -195,5 +198,10 @@ extension Actuator {
     /// Default for actuators without an audio path: refuse rather than drop the samples.
     public func writePCM(_ samples: [Int16]) throws {
         throw ActuatorError.unsupported(actuator: name, operation: "PCM output (\(samples.count) samples)")
+    }
+
+    /// Default: `writePCM(_:)`, for actuators whose start cannot be placed.
+    public func writePCM(_ samples: [Int16], startingAt start: MonotonicInstant) throws {
+        try writePCM(samples)
     }
 }

@@ -57,6 +57,26 @@ final class PCMActuatorTests: XCTestCase {
         XCTAssertEqual(sink.written[(128 + 28) * 4 + 2], 16384, "the drive's first frame, heard 256 frames from now")
     }
 
+    func testALateWriteStillStartsTheRestartedDriveAtItsDeadline() throws {
+        let clock = VirtualClock()
+        let sink = LateJoiningSink(format: format, joinDelay: 0)
+        let configuration = PCMActuatorConfiguration(
+            kind: .lra, format: format, channelMap: try PCMChannelMap(deviceChannels: 4, channels: [2, 3]),
+            resonantFrequency: 170, maximumAmplitude: 0.5
+        )
+        let lra = PCMActuator(name: "haptics", configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in sink }
+        try lra.prepare(for: .pcm)
+        // Written 200 frames before its deadline instead of the usual 256: 128 to start the
+        // stream, then 72 more of silence.
+        try lra.writePCM([32767], startingAt: clock.now + format.duration(ofFrames: 200))
+        XCTAssertEqual(sink.written.count / 4, 200 + 1)
+        XCTAssertEqual(sink.written[200 * 4 + 2], 16384)
+        // Past its deadline: no silence beyond the period that starts the stream.
+        try lra.stop()
+        try lra.writePCM([32767], startingAt: clock.now - format.duration(ofFrames: 10))
+        XCTAssertEqual(sink.written.count / 4, 128 + 1)
+    }
+
     func testPowerStatesOpenPrepareAndCloseTheStream() throws {
         let clock = VirtualClock()
         let sinks = Box()

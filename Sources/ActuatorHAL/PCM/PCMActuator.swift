@@ -126,12 +126,18 @@ public final class PCMActuator: Actuator {
 
     /// Queues `samples` (mono drive, one per frame, full scale ±32767) on the mapped channels,
     /// scaled by the maximum amplitude; when the stream had stopped, they start `pcmOutputLatency`
-    /// from now (see `restartLeadIn(dueAt:on:)`). Blocks while the device buffer is full.
+    /// from now. Blocks while the device buffer is full.
     /// - Throws: `PCMActuatorError.notReady` unless prepared, or the device's `PCMError`.
     public func writePCM(_ samples: [Int16]) throws {
+        try writePCM(samples, startingAt: clock.now + pcmOutputLatency)
+    }
+
+    /// The same; when the stream had stopped, the samples start at `start` if it is still ahead
+    /// (see `restartLeadIn(dueAt:on:)`), so a write that came late does not start late too.
+    public func writePCM(_ samples: [Int16], startingAt start: MonotonicInstant) throws {
         guard powerState == .ready, let sink else { throw PCMActuatorError.notReady(actuator: name, state: powerState) }
         let scale = configuration.maximumAmplitude
-        var signal = try sink.queuedFrames() == 0 ? try restartLeadIn(dueAt: clock.now + pcmOutputLatency, on: sink) : []
+        var signal = try sink.queuedFrames() == 0 ? try restartLeadIn(dueAt: start, on: sink) : []
         signal += samples.map { Int16((Double($0) * scale).rounded()) }
         _ = try sink.write(configuration.channelMap.interleave(signal))
     }

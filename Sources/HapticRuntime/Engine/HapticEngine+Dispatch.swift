@@ -7,13 +7,13 @@ extension HapticEngine {
         let (key, expected) = channel.cost(of: command)
         let name = channel.name
         // PCM plays behind the device queue: written that much early, it starts on its deadline.
-        var deadline = deadline
-        if case .pcm = command { deadline = deadline - channel.actuator.pcmOutputLatency }
-        return scheduler.schedule(at: deadline, class: channel.commandClass(of: command, player: player.id), costKey: key, expectedCost: expected) { [weak self, weak player] in
+        var dispatch = deadline
+        if case .pcm = command { dispatch = deadline - channel.actuator.pcmOutputLatency }
+        return scheduler.schedule(at: dispatch, class: channel.commandClass(of: command, player: player.id), costKey: key, expectedCost: expected) { [weak self, weak player] in
             guard let self, let player else { return }
             try self.locked {
                 guard player.fired(entry) else { return }
-                try self.perform(command, on: name, for: player)
+                try self.perform(command, on: name, for: player, dueAt: deadline)
             }
         }
     }
@@ -33,7 +33,7 @@ extension HapticEngine {
         channels.first { $0.name == name }
     }
 
-    private func perform(_ command: ActuatorCommand, on name: String, for player: HapticPatternPlayer) throws {
+    private func perform(_ command: ActuatorCommand, on name: String, for player: HapticPatternPlayer, dueAt deadline: MonotonicInstant) throws {
         guard let channel = channel(named: name) else { return }
         let actuator = channel.actuator
         switch command {
@@ -59,7 +59,7 @@ extension HapticEngine {
             }
         case .pcm(let samples):
             guard !isMutedForHaptics, !player.isMuted else { return }
-            try actuator.writePCM(samples)
+            try actuator.writePCM(samples, startingAt: deadline)
         case .stop:
             try release(player, from: channel)
             player.channelEnded(channel.name)

@@ -406,7 +406,7 @@ scenario_sound_and_drive() {
     correlation1=$(measured sound.1.correlation); correlation2=$(measured sound.2.correlation)
     # The two sounds 0.6 s apart to within 1 %, each a whole copy of the file. Under emulation the
     # Loopback's frames and the guest's clock disagree by a few tenths of a percent (seen: 0.6 s of
-    # the clock 28619 to 28825 frames apart), so frames and seconds are not compared more finely.
+    # the clock 28619 to 28917 frames apart), so frames and seconds are not compared more finely.
     if [ "$(measured sound.spans)" = 2 ] && within $((lag2 - lag1)) $spacing $((spacing / 100)) \
         && awk -v a=$correlation1 -v b=$correlation2 'BEGIN { exit !(a >= 0.99 && b >= 0.99) }' \
         && within "$(measured sound.1.frames)" $reference_frames 2 && within "$(measured sound.2.frames)" $reference_frames 2; then

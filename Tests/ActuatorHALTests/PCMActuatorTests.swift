@@ -5,16 +5,25 @@ import XCTest
 final class PCMActuatorTests: XCTestCase {
     private let format = PCMFormat(sampleRate: 48_000, channels: 4, periodFrames: 128)
 
-    private func actuator(clock: VirtualClock, sinks: Box) throws -> PCMActuator {
-        let configuration = PCMActuatorConfiguration(
+    /// An LRA on channels 3–4 of a 4-channel device, at half scale.
+    private func configuration() throws -> PCMActuatorConfiguration {
+        PCMActuatorConfiguration(
             kind: .lra, format: format, channelMap: try PCMChannelMap(deviceChannels: 4, channels: [2, 3]),
             resonantFrequency: 170, maximumAmplitude: 0.5
         )
-        return PCMActuator(name: "haptics", configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in
+    }
+
+    private func actuator(clock: VirtualClock, sinks: Box) throws -> PCMActuator {
+        PCMActuator(name: "haptics", configuration: try configuration(), clock: clock) { () throws(PCMError) -> any PCMSink in
             let sink = try PCMCaptureSink(name: "hw:haptic", format: self.format, clock: clock)
             sinks.opened.append(sink)
             return sink
         }
+    }
+
+    /// The same actuator on a device that is always `sink`.
+    private func actuator(clock: VirtualClock, on sink: any PCMSink) throws -> PCMActuator {
+        PCMActuator(name: "haptics", configuration: try configuration(), clock: clock) { () throws(PCMError) -> any PCMSink in sink }
     }
 
     final class Box { var opened: [PCMCaptureSink] = [] }
@@ -42,11 +51,7 @@ final class PCMActuatorTests: XCTestCase {
     func testARestartedStreamIsPaddedByTheDevicesOwnDelaySoTheDriveStartsOnTime() throws {
         let clock = VirtualClock()
         let sink = LateJoiningSink(format: format, joinDelay: 100)
-        let configuration = PCMActuatorConfiguration(
-            kind: .lra, format: format, channelMap: try PCMChannelMap(deviceChannels: 4, channels: [2, 3]),
-            resonantFrequency: 170, maximumAmplitude: 0.5
-        )
-        let lra = PCMActuator(name: "haptics", configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in sink }
+        let lra = try actuator(clock: clock, on: sink)
         try lra.prepare(for: .pcm)
         try lra.writePCM([32767])
         // Due two periods (256 frames) from now: a period to start the stream, then the device
@@ -60,11 +65,7 @@ final class PCMActuatorTests: XCTestCase {
     func testALateWriteStillStartsTheRestartedDriveAtItsDeadline() throws {
         let clock = VirtualClock()
         let sink = LateJoiningSink(format: format, joinDelay: 0)
-        let configuration = PCMActuatorConfiguration(
-            kind: .lra, format: format, channelMap: try PCMChannelMap(deviceChannels: 4, channels: [2, 3]),
-            resonantFrequency: 170, maximumAmplitude: 0.5
-        )
-        let lra = PCMActuator(name: "haptics", configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in sink }
+        let lra = try actuator(clock: clock, on: sink)
         try lra.prepare(for: .pcm)
         // Written 200 frames before its deadline instead of the usual 256: 128 to start the
         // stream, then 72 more of silence.

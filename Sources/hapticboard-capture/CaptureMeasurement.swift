@@ -22,14 +22,21 @@ struct CaptureMeasurement {
         let options = try CaptureOptions(arguments, allowed: ["--reference", "--sound-channel", "--drive-channel", "--frequency-range"])
         capturePath = options.positional
         referencePath = try options.string("--reference")
-        soundChannel = Int(try options.number("--sound-channel")) - 1
-        driveChannel = Int(try options.number("--drive-channel")) - 1
+        soundChannel = try Self.channelIndex(options, "--sound-channel")
+        driveChannel = try Self.channelIndex(options, "--drive-channel")
         let range = (try? options.string("--frequency-range")) ?? "20:2000"
         let bounds = range.split(separator: ":").compactMap { Double($0) }
         guard bounds.count == 2, bounds[0] > 0, bounds[1] > bounds[0] else {
             throw .usage("--frequency-range \(range): expected LOW:HIGH in hertz")
         }
         frequencyRange = bounds[0]...bounds[1]
+    }
+
+    /// The zero-based index of the one-based channel number given with `option`.
+    private static func channelIndex(_ options: CaptureOptions, _ option: String) throws(CaptureToolError) -> Int {
+        let number = try options.number(option)
+        guard number >= 1, number <= 64, number.rounded() == number else { throw .usage("\(option): expected a channel number from 1 to 64") }
+        return Int(number) - 1
     }
 
     /// The measurements, one `key value` a line; keys of the k-th sound or drive stretch carry k

@@ -15,7 +15,7 @@ LOOPBACK_CAPTURE=hw:Loopback,1,0
 RATE=48000
 # Sound against drive onset on the Loopback, in frames: one period of the lane board (512 = 10.7
 # ms at 48 kHz). Both are placed from snd_pcm_delay, but under emulation the timing thread that
-# writes them runs milliseconds late now and then (measured offsets: -2.5 to +2.3 ms).
+# writes them runs milliseconds late now and then (measured offsets: -2.5 to +2.8 ms).
 SYNC_TOLERANCE_FRAMES=512
 # The guest runs under TCG emulation, tens of times slower than a Pi: the lane checks what reaches
 # the registers, not timing, so effects are never dropped as late here.

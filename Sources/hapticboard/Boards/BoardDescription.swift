@@ -128,15 +128,11 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
         case feedbackBrakeFactor = "feedback-brake-factor"
         case loopGain = "loop-gain"
         case maxContinuousDriveMs = "max-continuous-drive-ms"
-        case device, channels
-        case channelMap = "channel-map"
-        case sampleRate = "sample-rate"
-        case periodFrames = "period-frames"
-        case maxAmplitude = "max-amplitude"
     }
 
     init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
+        // A pcm-actuator's entry also holds its output's keys.
+        try decoder.rejectUnknownKeys(CodingKeys.self, PCMOutputDescription.CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         compatible = try container.decode(String.self, forKey: .compatible)

@@ -15,10 +15,19 @@ extension Decoder {
     /// `vib-rated-mv` silently replaced by a default could overdrive a motor, so unknown keys are
     /// errors here (unlike AHAP, where Apple's rule is to ignore them).
     func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_ known: Keys.Type) throws {
+        try rejectUnknownKeys(knowing: Keys.allCases.map(\.stringValue))
+    }
+
+    /// The same for a mapping read by two types (an actuator entry that is also a PCM output).
+    func rejectUnknownKeys<Keys: CodingKey & CaseIterable, MoreKeys: CodingKey & CaseIterable>(_ known: Keys.Type, _ more: MoreKeys.Type) throws {
+        try rejectUnknownKeys(knowing: Keys.allCases.map(\.stringValue) + MoreKeys.allCases.map(\.stringValue))
+    }
+
+    private func rejectUnknownKeys(knowing names: [String]) throws {
         let container = try self.container(keyedBy: AnyCodingKey.self)
-        let knownNames = Set(Keys.allCases.map(\.stringValue))
+        let knownNames = Set(names)
         for key in container.allKeys where !knownNames.contains(key.stringValue) {
-            let expected = Keys.allCases.map(\.stringValue).sorted().joined(separator: ", ")
+            let expected = knownNames.sorted().joined(separator: ", ")
             throw DecodingError.dataCorrupted(.init(
                 codingPath: codingPath + [key],
                 debugDescription: "unknown key '\(key.stringValue)'; expected one of: \(expected)"

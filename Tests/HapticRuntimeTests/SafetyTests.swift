@@ -18,13 +18,19 @@ final class SafetyTests: XCTestCase {
         rig.assertStoppedInStandby()
     }
 
-    func testBusFaultReachesHandlersAndLeavesTheChipStopped() throws {
+    /// A started engine whose stopped and reset handlers record their calls.
+    private func startedRigRecordingHandlers() throws -> (EngineRig, Collected<HapticEngine.StoppedReason>, Collected<Bool>) {
         let rig = EngineRig()
         let reasons = Collected<HapticEngine.StoppedReason>()
         let resets = Collected<Bool>()
         rig.engine.stoppedHandler = { reasons.append($0) }
         rig.engine.resetHandler = { resets.append(true) }
         try rig.engine.start()
+        return (rig, reasons, resets)
+    }
+
+    func testBusFaultReachesHandlersAndLeavesTheChipStopped() throws {
+        let (rig, reasons, resets) = try startedRigRecordingHandlers()
         let pattern = HapticPattern(events: [TestPatterns.continuous(duration: 0.5), TestPatterns.continuous(at: 0.5, duration: 0.5, intensity: 0.5)])
         let player = try rig.engine.makeAdvancedPlayer(with: pattern)
         try player.start(atTime: 1.0)
@@ -45,12 +51,7 @@ final class SafetyTests: XCTestCase {
     }
 
     func testStuckBusIsADeviceLostWithENLow() throws {
-        let rig = EngineRig()
-        let reasons = Collected<HapticEngine.StoppedReason>()
-        let resets = Collected<Bool>()
-        rig.engine.stoppedHandler = { reasons.append($0) }
-        rig.engine.resetHandler = { resets.append(true) }
-        try rig.engine.start()
+        let (rig, reasons, resets) = try startedRigRecordingHandlers()
         try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 1)).start(atTime: 1.0)
         rig.run(until: 1.3)
         rig.board.bus.isStuck = true

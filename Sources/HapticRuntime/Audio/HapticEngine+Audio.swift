@@ -52,6 +52,19 @@ extension HapticEngine {
         }
     }
 
+    /// Whether every sound has left the device: none waits or plays in the mixer and the device
+    /// queue has run dry. `stop` drops whatever the device still holds, so an owner ending playback
+    /// on its own waits for this first: a sound placed late (its service ran late, as on a busy or
+    /// emulated machine) ends after its player does, and the device holds up to a buffer of it.
+    /// True without a sound output.
+    /// - Throws: the device's `PCMError` when its queue cannot be read.
+    public func soundHasPlayedOut() throws -> Bool {
+        try locked {
+            guard let output = audioOutput?.output else { return true }
+            return try output.isIdle && output.sink.queuedFrames() == 0
+        }
+    }
+
     /// Stops the stream when the engine stops: sounds dropped, the device queue discarded.
     func haltAudio() -> (any Error)? {
         guard let audio = audioOutput else { return nil }

@@ -164,6 +164,7 @@ struct PlayCommand: ParsableCommand {
             liveView?.draw()
         }
         let passes: Int
+        let elapsed: Duration
         do {
             passes = try playback.play(
                 content.items.map(\.content.pattern), loop: loop, rate: rate, startingAt: started,
@@ -171,14 +172,14 @@ struct PlayCommand: ParsableCommand {
                 snapshot: snapshot, frame: frame,
                 willPlay: { index in sound?.resolveWaveforms(besides: content.items[index].file) }
             )
+            elapsed = max(.zero, clock.now - started)
+            try playback.letSoundPlayOut(stopRequested: { signals.received != nil })
         } catch {
             // Whatever failed, the actuator must not keep driving.
             try? playback.finish()
             liveView?.finish()
             throw error
         }
-        let elapsed = max(.zero, clock.now - started)
-        if signals.received == nil { playback.letSoundPlayOut() }
         try playback.finish()
         liveView?.finish()
 

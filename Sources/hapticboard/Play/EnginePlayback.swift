@@ -111,17 +111,25 @@ final class EnginePlayback {
         }
     }
 
-    /// Waits as long as the sound output keeps queued (a few periods), so the last sound's final
-    /// frames, which leave the device up to that long after they were written, are played rather
-    /// than dropped by `finish`. For an ending of its own: a stop request should stop at once.
-    func letSoundPlayOut() {
-        guard let output = engine.audio?.output else { return }
-        let queue = output.sink.format.duration(ofFrames: output.targetQueuedFrames)
-        switch pace {
-        case .stepped:
-            scheduler.run(until: clock.now + queue)
-        case .threaded:
-            FinishSignal().wait(for: queue)
+    /// How long after the last player ended `letSoundPlayOut` waits at most: the device's buffer
+    /// plus a sound placed that late. Longer means a stalled device or timing thread; `finish` then
+    /// drops the rest, and the summary shows the sound's lateness.
+    static let soundPlayOutLimit = Duration.seconds(1)
+
+    /// Waits until every sound has left the device (`HapticEngine.soundHasPlayedOut`), at most
+    /// `soundPlayOutLimit`, so `finish` — which drops what the device holds — never cuts the end
+    /// of the last sound. For an ending of its own: a stop request ends the wait at once.
+    func letSoundPlayOut(stopRequested: () -> Bool) throws {
+        guard let format = engine.audio?.output.sink.format else { return }
+        let slice = format.duration(ofFrames: format.periodFrames)
+        let giveUp = clock.now + Self.soundPlayOutLimit
+        while try !engine.soundHasPlayedOut(), !stopRequested(), clock.now < giveUp {
+            switch pace {
+            case .stepped:
+                scheduler.run(until: clock.now + slice)
+            case .threaded:
+                FinishSignal().wait(for: slice)
+            }
         }
     }
 

@@ -365,6 +365,19 @@ within() { awk -v v=$1 -v e=$2 -v t=$3 'BEGIN { exit !(v != "none" && (v - e) <=
 # frames_ms FRAMES: the duration of FRAMES at $RATE in milliseconds, two decimals.
 frames_ms() { awk -v f=$1 -v r=$RATE 'BEGIN { if (f == "none") print "none"; else printf "%.2f", f * 1000 / r }'; }
 
+# Waits (at most 5 s) until arecord has read every frame the Loopback's capture side holds now:
+# its application pointer has reached the hardware pointer read on entry.
+capture_read_up_to_now() {
+    local status=/proc/asound/Loopback/pcm1c/sub0/status captured tries=0
+    captured=$(awk '$1 == "hw_ptr" { print $3 }' $status)
+    [ -n "$captured" ] || return 1
+    until [ "$(awk '$1 == "appl_ptr" { print $3 }' $status)" -ge "$captured" ] 2> /dev/null; do
+        tries=$((tries + 1))
+        [ $tries -le 100 ] || return 1
+        sleep 0.05
+    done
+}
+
 # play sound-and-drive.ahap on the sound board while arecord captures the Loopback's other end:
 # a 50 ms noise burst (burst.wav) with a 250 ms buzz at 0.25 s, and again with a tap at 0.85 s.
 # The capture is measured (hapticboard-capture) and checked in four scenarios: the file's samples
@@ -373,7 +386,8 @@ frames_ms() { awk -v f=$1 -v r=$RATE 'BEGIN { if (f == "none") print "none"; els
 # onsets, the lane's measured sync offset.
 scenario_sound_and_drive() {
     local recorder status tries=0 capture=/tmp/capture.wav
-    arecord -q -D $LOOPBACK_CAPTURE -f S16_LE -r $RATE -c 2 -t wav $capture 2> /tmp/arecord.err &
+    # Read a period at a time, so what the Loopback captured reaches the file promptly.
+    arecord -q -D $LOOPBACK_CAPTURE -f S16_LE -r $RATE -c 2 --period-size=512 --buffer-size=8192 -t wav $capture 2> /tmp/arecord.err &
     recorder=$!
     # Capture first, so the Loopback's format is set by the capture and nothing played is missed.
     until grep -q RUNNING /proc/asound/Loopback/pcm1c/sub0/status 2> /dev/null; do
@@ -386,6 +400,12 @@ scenario_sound_and_drive() {
     done
     hapticboard play $PLAY_TIMING --board $AUDIO_BOARD /lane/audio/sound-and-drive.ahap > /tmp/sound.out 2> /tmp/sound.err
     status=$?
+    # play lets its last sound leave the device before it exits, so by now the Loopback has
+    # captured all of it; stop arecord only once it has read that much, or the file ends early.
+    if ! capture_read_up_to_now; then
+        fail "sound: arecord did not read what the Loopback had captured within 5 s: $(first_line /tmp/arecord.err)"
+        kill $recorder 2> /dev/null; return
+    fi
     kill -INT $recorder
     wait $recorder
     if [ $status -ne 0 ]; then

@@ -63,7 +63,12 @@ extension DRV2605Model {
         // FEEDBACK_CONTROL (0x1A)
         static let lraSelected: UInt8 = 1 << 7
         static let backEMFGainMask: UInt8 = 0x03
+        // CONTROL2 (0x1C)
+        static let bidirectionalInput: UInt8 = 1 << 7
+        static let sampleTimeShift: UInt8 = 4
+        static let sampleTimeMask: UInt8 = 0x30
         // CONTROL3 (0x1D)
+        static let ermOpenLoop: UInt8 = 1 << 5
         static let unsignedRTP: UInt8 = 1 << 3
         static let lraOpenLoop: UInt8 = 1 << 0
         // CONTROL4 (0x1E)

@@ -18,11 +18,22 @@ import ActuatorHAL
 /// - **GO** in internal-trigger mode plays the sequencer (see `DRV2605SequencePlan`); in
 ///   diagnostics and auto-calibration modes it runs those routines; in the other modes (external
 ///   trigger, PWM/analog, audio-to-vibe, RTP) the model ignores it. GO with STANDBY set is ignored.
-///   Writing GO = 0 stops a run at once. Leaving the mode of a run, entering STANDBY, DEV_RESET and
-///   EN low stop it too.
-/// - **RTP**: in mode 5 out of standby, RTP_INPUT drives the output from the time of the write:
-///   signed (two's complement, −128…127 → −1…1) or, with CONTROL3.DATA_FORMAT_RTP, unsigned
-///   (0…255 → 0…1). CONTROL2.BIDIR_INPUT is not modelled.
+///   Writing GO = 0 stops a sequence at once; the datasheet does not say it cancels calibration or
+///   diagnostics, so here it does not. Leaving the mode of a run, entering STANDBY, DEV_RESET and
+///   EN low stop any run.
+/// - **RTP**: in mode 5 out of standby, RTP_INPUT drives the output from the time of the write,
+///   read as the datasheet's "Data Formats for Waveform Playback" figures say, by loop
+///   (CONTROL3.ERM_OPEN_LOOP / LRA_OPEN_LOOP for the selected actuator), CONTROL2.BIDIR_INPUT and
+///   CONTROL3.DATA_FORMAT_RTP. Open loop: mid-scale is zero, below it reverse drive (signed 0x81 →
+///   −1, 0x00 → 0, 0x7F → 1; unsigned 0x00 → −1, 0x80 → 0, 0xFF → 1). Closed loop bidirectional:
+///   mid-scale and below are zero (signed 0x00, unsigned 0x80), 0x7F / 0xFF full. Closed loop
+///   unidirectional: signed 0x00 → 0 … 0x7F → 1 (negative codes zero), unsigned 0x00 → 0 … 0xFF → 1.
+///   Open loop with unidirectional input, which the datasheet rules out, reads as unidirectional.
+/// - **Output voltage** (`DriveTimeline.Change.volts`): amplitude × the mode's full scale, from the
+///   datasheet's equations: closed loop RATED_VOLTAGE (ERM `21.18 mV × code` average; LRA
+///   `20.58 mV × code / sqrt(1 − (4·t_sample + 300 µs)·f)` RMS), open loop OD_CLAMP (ERM
+///   `21.32 mV × code` average; LRA `21.64 mV × code × sqrt(1 − 800 µs·f)` RMS), f the drive
+///   frequency. Closed loop's momentary automatic overdrive is not modelled.
 /// - **Frequency** of the drive: ERM (FEEDBACK_CONTROL.N_ERM_LRA = 0) → none (DC); LRA closed loop
 ///   → `lraResonanceHz`, the attached actuator's resonance the chip tracks; LRA open loop → from
 ///   OL_LRA_PERIOD (98.46 µs units) on the L parts. LRA_PERIOD reports the last driven LRA period.
@@ -42,7 +53,7 @@ public final class DRV2605Model: SimulatedI2CDevice {
         case succeeds
         /// GO clears after the AUTO_CAL_TIME duration, results untouched, DIAG_RESULT = 1.
         case failsDiagnostic
-        /// GO never clears (until GO = 0, STANDBY, DEV_RESET or EN low).
+        /// GO never clears (until STANDBY, DEV_RESET or EN low; GO = 0 does not cancel it).
         case neverFinishes
     }
 
@@ -211,8 +222,10 @@ public final class DRV2605Model: SimulatedI2CDevice {
 
     private func writeGo(_ value: UInt8) {
         guard value & Field.go != 0 else {
-            // Only a GO run stops: in RTP mode GO has no function and the output keeps following RTP_INPUT.
-            if run != nil {
+            // Only a sequence stops: in RTP mode GO has no function and the output keeps following
+            // RTP_INPUT. The datasheet does not say that clearing GO cancels auto-calibration or
+            // diagnostics, so the model keeps them running (DEV_RESET, STANDBY or EN low end them).
+            if run?.kind == .sequence {
                 stopOutput()
             }
             return
@@ -308,14 +321,43 @@ public final class DRV2605Model: SimulatedI2CDevice {
     /// RTP drives the output whenever the chip is in RTP mode out of standby.
     private func applyRealTimeInput() {
         guard operatingMode == .realTimePlayback, !isStandby, poweredSince != nil else { return }
-        let input = registers[Register.rtpInput.index]
-        let amplitude: Double
-        if registers[Register.control3.index] & Field.unsignedRTP != 0 {
-            amplitude = Double(input) / 255
-        } else {
-            amplitude = max(Double(Int8(bitPattern: input)) / 127, -1)
-        }
+        let amplitude = realTimeAmplitude(of: registers[Register.rtpInput.index])
         record(.init(time: clock.now, amplitude: amplitude, frequency: amplitude == 0 ? nil : driveFrequency))
+    }
+
+    private var isLRA: Bool { registers[Register.feedbackControl.index] & Field.lraSelected != 0 }
+
+    /// Open loop for the selected actuator kind (CONTROL3.LRA_OPEN_LOOP or ERM_OPEN_LOOP).
+    private var isOpenLoop: Bool {
+        registers[Register.control3.index] & (isLRA ? Field.lraOpenLoop : Field.ermOpenLoop) != 0
+    }
+
+    /// An RTP_INPUT code as a fraction of full scale (see the type's notes for the table).
+    private func realTimeAmplitude(of code: UInt8) -> Double {
+        let isUnsigned = registers[Register.control3.index] & Field.unsignedRTP != 0
+        let isBidirectional = registers[Register.control2.index] & Field.bidirectionalInput != 0
+        guard isBidirectional else {
+            return isUnsigned ? Double(code) / 255 : max(Double(Int8(bitPattern: code)), 0) / 127
+        }
+        let fromMidScale = isUnsigned ? Double(Int(code) - 128) : Double(Int8(bitPattern: code))
+        let amplitude = max(fromMidScale / 127, -1)
+        return isOpenLoop ? amplitude : max(amplitude, 0)
+    }
+
+    /// The output voltage (RMS for an LRA, average for an ERM) at full scale in the current loop,
+    /// from the datasheet's rated-voltage and clamp equations (see the type's notes).
+    private func fullScaleVolts(frequency: Double?) -> Double {
+        let code = Double(registers[(isOpenLoop ? Register.overdriveClamp : Register.ratedVoltage).index])
+        let hertz = frequency ?? lraResonanceHz
+        switch (isOpenLoop, isLRA) {
+        case (true, true): return 21.64e-3 * code * max(0, 1 - 800e-6 * hertz).squareRoot()
+        case (true, false): return 21.32e-3 * code
+        case (false, true):
+            let sampleTime = Double(150 + 50 * Int((registers[Register.control2.index] & Field.sampleTimeMask) >> Field.sampleTimeShift)) * 1e-6
+            let radicand = 1 - (4 * sampleTime + 300e-6) * hertz
+            return radicand > 0 ? 20.58e-3 * code / radicand.squareRoot() : .infinity
+        case (false, false): return 21.18e-3 * code
+        }
     }
 
     /// The frequency the chip drives at: nil for an ERM, the tracked resonance for a closed-loop
@@ -335,6 +377,8 @@ public final class DRV2605Model: SimulatedI2CDevice {
     private func record(_ change: DriveTimeline.Change) {
         // Silence is where every timeline starts, so it is only worth recording after some drive.
         if timeline.changes.isEmpty, change.amplitude == 0 { return }
+        var change = change
+        change.volts = change.amplitude == 0 ? 0 : change.amplitude * fullScaleVolts(frequency: change.frequency)
         timeline.record(change)
         if let frequency = change.frequency, frequency > 0 {
             let period = (1 / frequency / Self.lraPeriodUnit).rounded()

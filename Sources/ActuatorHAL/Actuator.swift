@@ -119,6 +119,10 @@ public struct ActuatorCapabilities: Sendable, Hashable {
     public var amplitudeUpdateCost: Duration
     /// Longest continuous drive allowed before the runtime forces a stop (overheating guard).
     public var maximumContinuousDrive: Duration?
+    /// The steps from zero to full real-time amplitude the hardware can express (DRV2605: the RTP
+    /// format's steps up to the rated voltage): the compiler quantises amplitude to them, once, so
+    /// the driver writes exactly what was compiled. `nil` for drive without such steps (PCM).
+    public var amplitudeSteps: Int?
 
     public init(
         kind: ActuatorKind,
@@ -129,7 +133,8 @@ public struct ActuatorCapabilities: Sendable, Hashable {
         resonantFrequency: Double?,
         frequencyAdjustable: Bool,
         amplitudeUpdateCost: Duration,
-        maximumContinuousDrive: Duration?
+        maximumContinuousDrive: Duration?,
+        amplitudeSteps: Int? = nil
     ) {
         self.kind = kind
         self.romLibrary = romLibrary
@@ -140,6 +145,7 @@ public struct ActuatorCapabilities: Sendable, Hashable {
         self.frequencyAdjustable = frequencyAdjustable
         self.amplitudeUpdateCost = amplitudeUpdateCost
         self.maximumContinuousDrive = maximumContinuousDrive
+        self.amplitudeSteps = amplitudeSteps
     }
 }
 

@@ -58,7 +58,8 @@ final class DRV2605RatingsTests: XCTestCase {
         XCTAssertNil(v.openLoopPeriod)
         XCTAssertEqual(v.feedbackControl & 0x80, 0)
         XCTAssertEqual(v.control3, 0x80)
-        XCTAssertEqual(v.librarySelect, 1) // ERM library A
+        // Closed loop: library A is open-loop only; B suits a 3 V ERM (the datasheet's library table).
+        XCTAssertEqual(v.librarySelect, 2)
         let open = try values(DRV2605Ratings(kind: .erm, loop: .open, ratedVoltage: 3.0, overdriveVoltage: 3.6))
         XCTAssertEqual(open.control3, 0xA0) // ERM_OPEN_LOOP
     }

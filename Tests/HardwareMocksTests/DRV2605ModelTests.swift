@@ -12,9 +12,11 @@ private enum Reg {
     static let sequence1: UInt8 = 0x04
     static let go: UInt8 = 0x0C
     static let ratedVoltage: UInt8 = 0x16
+    static let overdriveClamp: UInt8 = 0x17
     static let calibrationCompensation: UInt8 = 0x18
     static let calibrationBackEMF: UInt8 = 0x19
     static let feedback: UInt8 = 0x1A
+    static let control2: UInt8 = 0x1C
     static let control3: UInt8 = 0x1D
     static let control4: UInt8 = 0x1E
     static let openLoopPeriod: UInt8 = 0x20
@@ -272,11 +274,11 @@ final class DRV2605ModelTests: XCTestCase {
 
     // MARK: Real-time playback
 
-    func testSignedRTPDrivesTheOutputFromTheTimeOfEachWrite() throws {
+    func testRTPDrivesTheOutputFromTheTimeOfEachWrite() throws {
         let board = SimulatedBoard()
         try board.powerOn(mode: Mode.realTime)
         var writes: [(time: MonotonicInstant, amplitude: Double)] = []
-        for (value, amplitude) in [(UInt8(0x7F), 1.0), (0x40, 64.0 / 127), (0x80, -1.0), (0xC0, -64.0 / 127), (0x00, 0)] {
+        for (value, amplitude) in [(UInt8(0x7F), 1.0), (0x40, 64.0 / 127), (0x20, 32.0 / 127), (0x00, 0)] {
             board.clock.advance(by: .milliseconds(5))
             try board.writeRegister(Reg.rtpInput, value)
             writes.append((try XCTUnwrap(board.bus.log.last).time, amplitude))
@@ -297,15 +299,60 @@ final class DRV2605ModelTests: XCTestCase {
         XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, 1)
     }
 
-    func testUnsignedRTPWhenDataFormatBitIsSet() throws {
+    /// The datasheet's "Data Formats for Waveform Playback" figures (DRV2605L SLOS854D): steady-state
+    /// output for RTP codes by loop, BIDIR_INPUT (CONTROL2 bit 7) and DATA_FORMAT_RTP (CONTROL3 bit 3),
+    /// as a fraction of full scale (OD_CLAMP open loop, RATED_VOLTAGE closed loop).
+    func testRTPCodesReadAsTheDatasheetTablesSay() throws {
+        struct Setting { var name: String; var feedback: UInt8; var control2: UInt8; var control3: UInt8 }
+        // FEEDBACK_CONTROL 0xB6: LRA; CONTROL2 0xF5 bidirectional (reset) / 0x75 unidirectional;
+        // CONTROL3 0xA0 (reset) LRA closed loop signed, | 0x08 unsigned, | 0x01 LRA open loop.
+        let table: [(Setting, [(UInt8, Double)])] = [
+            (Setting(name: "open loop, signed", feedback: 0xB6, control2: 0xF5, control3: 0xA1),
+             [(0x81, -1), (0x00, 0), (0x40, 64.0 / 127), (0x7F, 1), (0x80, -1)]),
+            (Setting(name: "open loop, unsigned", feedback: 0xB6, control2: 0xF5, control3: 0xA9),
+             [(0x00, -1), (0x80, 0), (0xC0, 64.0 / 127), (0xFF, 1)]),
+            (Setting(name: "closed loop bidirectional, signed", feedback: 0xB6, control2: 0xF5, control3: 0xA0),
+             [(0x81, 0), (0xC0, 0), (0x00, 0), (0x3F, 63.0 / 127), (0x7F, 1)]),
+            (Setting(name: "closed loop bidirectional, unsigned", feedback: 0xB6, control2: 0xF5, control3: 0xA8),
+             [(0x00, 0), (0x40, 0), (0x80, 0), (0xBF, 63.0 / 127), (0xFF, 1)]),
+            (Setting(name: "closed loop unidirectional, unsigned", feedback: 0xB6, control2: 0x75, control3: 0xA8),
+             [(0x00, 0), (0x80, 128.0 / 255), (0xFF, 1)]),
+            (Setting(name: "closed loop unidirectional, signed", feedback: 0xB6, control2: 0x75, control3: 0xA0),
+             [(0x00, 0), (0x40, 64.0 / 127), (0x7F, 1), (0x81, 0)]),
+            // CONTROL3's reset value 0xA0 has ERM_OPEN_LOOP (bit 5) set; 0x80 closes the ERM loop.
+            (Setting(name: "ERM open loop, signed", feedback: 0x36, control2: 0xF5, control3: 0xA0),
+             [(0x81, -1), (0x00, 0), (0x7F, 1)]),
+            (Setting(name: "ERM closed loop, signed", feedback: 0x36, control2: 0xF5, control3: 0x80),
+             [(0x81, 0), (0x00, 0), (0x7F, 1)]),
+        ]
+        for (mode, codes) in table {
+            let board = SimulatedBoard()
+            try board.powerOn(mode: Mode.realTime)
+            try board.writeRegister(Reg.feedback, mode.feedback)
+            try board.writeRegister(Reg.control2, mode.control2)
+            try board.writeRegister(Reg.control3, mode.control3)
+            for (code, expected) in codes {
+                try board.writeRegister(Reg.rtpInput, code)
+                XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, expected, accuracy: 1e-9, "\(mode.name): RTP_INPUT 0x\(String(code, radix: 16))")
+            }
+        }
+    }
+
+    func testOutputVoltsFollowTheRatedVoltageInClosedLoopAndTheClampInOpenLoop() throws {
         let board = SimulatedBoard()
         try board.powerOn(mode: Mode.realTime)
-        try board.writeRegister(Reg.rtpInput, 0xFF)
-        XCTAssertEqual(board.chip.drive.changes.last?.amplitude, -1 / 127, "0xFF is −1 while signed")
-        try board.writeRegister(Reg.control3, 0xA8)
-        XCTAssertEqual(board.chip.drive.changes.last?.amplitude, 1)
-        try board.writeRegister(Reg.rtpInput, 0x80)
-        XCTAssertEqual(try XCTUnwrap(board.chip.drive.changes.last?.amplitude), 128.0 / 255, accuracy: 1e-9)
+        // A 175 Hz LRA: RATED_VOLTAGE 0x53 (closed loop, SAMPLE_TIME 300 µs), OD_CLAMP 0x84.
+        try board.writeRegister(Reg.feedback, 0xB6)
+        try board.writeRegister(Reg.ratedVoltage, 0x53)
+        try board.writeRegister(Reg.overdriveClamp, 0x84)
+        try board.writeRegister(Reg.rtpInput, 0x7F)
+        let closed = 20.58e-3 * 0x53 / (1 - (4 * 300e-6 + 300e-6) * 175).squareRoot()
+        XCTAssertEqual(try XCTUnwrap(board.chip.drive.changes.last?.volts), closed, accuracy: 1e-9)
+        // Open loop at OL_LRA_PERIOD 0x3A (175.1 Hz): OD_CLAMP is full scale.
+        try board.writeRegister(Reg.openLoopPeriod, 0x3A)
+        try board.writeRegister(Reg.control3, 0xA1)
+        let frequency = 1 / (Double(0x3A) * 98.46e-6)
+        XCTAssertEqual(try XCTUnwrap(board.chip.drive.changes.last?.volts), 21.64e-3 * 0x84 * (1 - 800e-6 * frequency).squareRoot(), accuracy: 1e-9)
     }
 
     func testLeavingRTPModeOrEnteringStandbyStopsOutput() throws {
@@ -381,13 +428,18 @@ final class DRV2605ModelTests: XCTestCase {
         XCTAssertEqual(board.chip.register(Reg.calibrationBackEMF), 0x6D, "results untouched")
     }
 
-    func testCalibrationThatNeverFinishesKeepsGoSetUntilStopped() throws {
+    func testCalibrationThatNeverFinishesIsStoppedByResetNotByGoZero() throws {
         let board = SimulatedBoard()
         board.chip.calibrationOutcome = .neverFinishes
         _ = try startCalibration(on: board)
         board.clock.advance(by: .seconds(30))
         XCTAssertEqual(try board.readRegister(Reg.go), 1)
+        // The datasheet does not say that clearing GO cancels auto-calibration: the model assumes
+        // it does not, so a driver has to reset the chip to end a hung calibration.
         try board.writeRegister(Reg.go, 0)
+        XCTAssertEqual(try board.readRegister(Reg.go), 1)
+        XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, 1)
+        try board.writeRegister(Reg.mode, Mode.deviceReset)
         XCTAssertEqual(try board.readRegister(Reg.go), 0)
         XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, 0)
     }

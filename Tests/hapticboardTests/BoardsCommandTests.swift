@@ -15,7 +15,48 @@ final class BoardsCommandTests: XCTestCase {
         for board in boards {
             let run = try BuiltCommand().run(["boards", "check", "Boards/\(board)"])
             XCTAssertEqual(run.status, 0, "\(board): \(run.errorOutput)")
-            XCTAssertEqual(run.output, "Boards/\(board): ok\n")
+            XCTAssertTrue(run.output.hasPrefix("Boards/\(board): ok\n"), run.output)
+        }
+    }
+
+    /// A closed-loop ERM without `library-sel` gets a closed-loop library (never A, which is for
+    /// open loop only), and `boards check` says which and why.
+    func testCheckSaysWhichLibraryADefaultedActuatorPlays() throws {
+        let text = try String(contentsOfFile: BuiltCommand.path("Boards/raspberry-pi-zero-2w-drv2605l.yml"), encoding: .utf8)
+        for (loop, library) in [("closed", "B"), ("open", "A")] {
+            let edited = text.replacingOccurrences(of: "    library-sel: 2", with: "   ").replacingOccurrences(of: "loop: closed", with: "loop: \(loop)")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString).yml").path
+            try edited.write(toFile: file, atomically: true, encoding: .utf8)
+            let run = try BuiltCommand().run(["boards", "check", file])
+            XCTAssertEqual(run.status, 0, run.errorOutput)
+            XCTAssertTrue(run.output.contains("main: DRV2605L, ROM library \(library) (the datasheet's choice for a 3.0 V \(loop)-loop ERM)"), run.output)
+            let json = try BuiltCommand().run(["boards", "check", "--json", file])
+            let actuator = try XCTUnwrap(((try json.json()["files"] as? [[String: Any]])?.first?["actuators"] as? [[String: Any]])?.first)
+            XCTAssertEqual(actuator["library"] as? String, library)
+            XCTAssertEqual(actuator["librarySource"] as? String, "default")
+        }
+    }
+
+    /// Combinations the datasheet forbids fail with file:line:column, the key and the rule.
+    func testDatasheetForbiddenCombinationsFailCheck() throws {
+        let text = try String(contentsOfFile: BuiltCommand.path("Boards/raspberry-pi-zero-2w-drv2605l.yml"), encoding: .utf8)
+        let cases: [(from: String, to: String, key: String, rule: String)] = [
+            ("library-sel: 2", "library-sel: 1", "actuators[0].library-sel", "open loop only"),
+            ("vib-overdrive-mv: 3600", "vib-overdrive-mv: 2500", "actuators[0].vib-overdrive-mv", "must not be below the rated voltage"),
+            ("loop: closed", "loop: open\n    rtp-input: unidirectional", "actuators[0].rtp-input", "closed loop only"),
+            ("loop: closed", "loop: closed\n    rtp-format: twos-complement", "actuators[0].rtp-format", "expected signed or unsigned"),
+        ]
+        for testCase in cases {
+            let edited = text.replacingOccurrences(of: testCase.from, with: testCase.to)
+            XCTAssertNotEqual(edited, text)
+            let line = (edited.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(testCase.key.split(separator: ".").last! + ":") } ?? -1) + 1
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString).yml").path
+            try edited.write(toFile: file, atomically: true, encoding: .utf8)
+            let run = try BuiltCommand().run(["boards", "check", file])
+            XCTAssertEqual(run.status, 1, testCase.key)
+            XCTAssertTrue(run.errorOutput.contains("\(file):\(line):"), "\(testCase.key): \(run.errorOutput)")
+            XCTAssertTrue(run.errorOutput.contains(testCase.key), run.errorOutput)
+            XCTAssertTrue(run.errorOutput.contains(testCase.rule), run.errorOutput)
         }
     }
 

@@ -48,29 +48,41 @@ public final class DRV2605Actuator: Actuator {
     /// The chip's variant once identified; before the first wake a DRV2605L is assumed.
     private var variant: DRV2605Variant { driver.variant ?? .drv2605L }
 
-    /// ROM effects (when the chip has a library), real-time amplitude (signed in open loop),
-    /// resonant frequency, and the bus cost of one RTP update.
+    /// The registers this actuator's configuration gives the chip; `nil` when the configuration
+    /// cannot be turned into registers for the variant (waking then throws why).
+    private var registerValues: DRV2605RegisterValues? {
+        try? DRV2605RegisterValues(configuration: configuration, variant: variant, calibration: calibration)
+    }
+
+    /// How RTP_INPUT is read with this configuration (amplitude 1 at the rated voltage).
+    private var realtimeInput: DRV2605RealtimeInput {
+        registerValues?.realtimeInput
+            ?? DRV2605RealtimeInput(format: configuration.realtimeFormat, direction: configuration.inputDirection, loop: configuration.ratings.loop)
+    }
+
+    /// ROM effects (when the chip has a library), real-time amplitude (signed in open loop) in the
+    /// RTP format's steps up to the rated voltage, resonant frequency, and the bus cost of one RTP update.
     public var capabilities: ActuatorCapabilities {
         let ratings = configuration.ratings
+        let input = realtimeInput
         return ActuatorCapabilities(
             kind: ratings.kind,
             romLibrary: configuration.effectiveLibrary(on: variant),
             supportsRealtimeAmplitude: true,
-            supportsSignedAmplitude: ratings.loop == .open,
+            supportsSignedAmplitude: input.allowsNegative,
             supportsPCM: false,
             resonantFrequency: ratings.kind == .lra ? ratings.resonantFrequency : nil,
             frequencyAdjustable: ratings.kind == .lra && ratings.loop == .open,
             amplitudeUpdateCost: driver.wireTime(writes: 1),
-            maximumContinuousDrive: maximumContinuousDrive
+            maximumContinuousDrive: maximumContinuousDrive,
+            amplitudeSteps: input.ratedSteps
         )
     }
 
     // MARK: Budgets
 
     /// Configuration writes for this chip (stored calibration included).
-    private var configurationWriteCount: Int {
-        (try? DRV2605RegisterValues(configuration: configuration, variant: variant, calibration: calibration))?.writes.count ?? 0
-    }
+    private var configurationWriteCount: Int { registerValues?.writes.count ?? 0 }
 
     /// The writes that stop output: GO ← 0 and RTP_INPUT ← 0.
     private static let stopWriteCount = 2
@@ -128,7 +140,7 @@ public final class DRV2605Actuator: Actuator {
                 try driver.stop()
                 try driver.setMode(.internalTrigger, standby: false)
             case .realtimeAmplitude:
-                try driver.writeRegister(.realtimeInput, try silentRealtimeValue())
+                try driver.writeRegister(.realtimeInput, realtimeInput.silence)
                 try driver.setMode(.realtimePlayback, standby: false)
             case .pcm:
                 break
@@ -178,14 +190,11 @@ public final class DRV2605Actuator: Actuator {
         }
     }
 
-    /// Writes RTP_INPUT, preparing for real-time playback if needed. Negative values drive in
-    /// antiphase in open loop and are clamped to 0 in closed loop. On failure the output is stopped first.
+    /// Writes RTP_INPUT, preparing for real-time playback if needed: `amplitude` of the rated
+    /// voltage (`DRV2605RealtimeInput`). Negative values drive in antiphase in open loop and are
+    /// clamped to 0 in closed loop. On failure the output is stopped first.
     public func setAmplitude(_ amplitude: Double) throws {
-        let value = try DRV2605RealtimeValue.register(
-            amplitude: amplitude,
-            format: configuration.realtimeFormat,
-            allowsNegative: capabilities.supportsSignedAmplitude
-        )
+        let value = try realtimeInput.register(amplitude: amplitude)
         try stoppingOnFailure {
             try prepare(for: .realtimeAmplitude)
             try driver.writeRegister(.realtimeInput, value)
@@ -247,13 +256,9 @@ public final class DRV2605Actuator: Actuator {
 
     // MARK: Internals
 
-    private func silentRealtimeValue() throws(DRV2605Error) -> UInt8 {
-        try DRV2605RealtimeValue.register(amplitude: 0, format: configuration.realtimeFormat, allowsNegative: true)
-    }
-
     private func stopOutput() throws(DRV2605Error) {
         try driver.stop()
-        try driver.writeRegister(.realtimeInput, try silentRealtimeValue())
+        try driver.writeRegister(.realtimeInput, realtimeInput.silence)
     }
 
     /// Runs `body`; on any error tries to stop the output — over the bus, or failing that by

@@ -48,8 +48,8 @@ public enum DRV2605RealtimeFormat: String, Sendable, Hashable, Codable, CaseIter
 public struct DRV2605Configuration: Sendable, Hashable, Codable {
     /// The actuator's electrical ratings.
     public var ratings: DRV2605Ratings
-    /// The ROM library; `nil` picks the LRA library for an LRA and ERM library A for an ERM,
-    /// and nothing on a DRV2604 (no ROM).
+    /// The ROM library; `nil` picks the datasheet's choice for the actuator
+    /// (`DRV2605LibraryChoice.defaultLibrary`), and nothing on a DRV2604 (no ROM).
     public var library: ROMLibrary?
     /// FB_BRAKE_FACTOR index 0–7 (1x, 2x, 3x, 4x, 6x, 8x, 16x, braking off); reset value 3.
     public var brakeFactor: UInt8
@@ -61,6 +61,8 @@ public struct DRV2605Configuration: Sendable, Hashable, Codable {
     public var autoCalibrationTime: DRV2605AutoCalibrationTime
     /// RTP_INPUT's number format.
     public var realtimeFormat: DRV2605RealtimeFormat
+    /// CONTROL2.BIDIR_INPUT; unidirectional only in closed loop.
+    public var inputDirection: DRV2605InputDirection
 
     /// A configuration with the chip's reset values for everything the ratings do not decide.
     public init(
@@ -70,7 +72,8 @@ public struct DRV2605Configuration: Sendable, Hashable, Codable {
         loopGain: UInt8 = 1,
         sampleTime: DRV2605SampleTime = .microseconds300,
         autoCalibrationTime: DRV2605AutoCalibrationTime = .milliseconds500to700,
-        realtimeFormat: DRV2605RealtimeFormat = .signed
+        realtimeFormat: DRV2605RealtimeFormat = .signed,
+        inputDirection: DRV2605InputDirection = .bidirectional
     ) {
         self.ratings = ratings
         self.library = library
@@ -79,12 +82,13 @@ public struct DRV2605Configuration: Sendable, Hashable, Codable {
         self.sampleTime = sampleTime
         self.autoCalibrationTime = autoCalibrationTime
         self.realtimeFormat = realtimeFormat
+        self.inputDirection = inputDirection
     }
 
-    /// The library to select on `variant`: the configured one, else the default for the actuator.
+    /// The library to select on `variant`: the configured one, else the datasheet's choice for the
+    /// actuator (`DRV2605LibraryChoice.defaultLibrary`); nothing on a part without ROM.
     public func effectiveLibrary(on variant: DRV2605Variant) -> ROMLibrary? {
         guard variant.hasROMLibrary else { return nil }
-        if let library { return library }
-        return ratings.kind == .lra ? .lra : .ermA
+        return library ?? DRV2605LibraryChoice.defaultLibrary(for: ratings, on: variant)
     }
 }

@@ -60,6 +60,26 @@ public enum DRV2605OverdriveClamp {
     public static func volts(register: UInt8) -> Double { voltsPerStep * Double(register) }
 }
 
+/// Full-scale output in open loop, where OD_CLAMP is the reference and RATED_VOLTAGE is ignored
+/// (DRV2605L datasheet SLOS854D, "Rated Voltage Programming", Equations 4 and 5).
+public enum DRV2605OpenLoopFullScale {
+    /// ERM: `V_avg = 21.32e-3 × OD_CLAMP` (Equation 4).
+    public static let ermVoltsPerStep = 21.32e-3
+    /// LRA: `V_rms = 21.64e-3 × OD_CLAMP × sqrt(1 − 800 µs × f)` (Equation 5).
+    public static let lraVoltsPerStep = 21.64e-3
+
+    /// The average voltage an open-loop ERM sees at full scale.
+    public static func ermAverageVolts(overdriveClamp register: UInt8) -> Double {
+        ermVoltsPerStep * Double(register)
+    }
+
+    /// The RMS voltage an open-loop LRA sees at full scale when driven at `frequency` hertz; the
+    /// lower the frequency, the higher the RMS.
+    public static func lraRMSVolts(overdriveClamp register: UInt8, frequency: Double) -> Double {
+        lraVoltsPerStep * Double(register) * max(0, 1 - 800e-6 * frequency).squareRoot()
+    }
+}
+
 /// CONTROL1.DRIVE_TIME: for an LRA the initial guess of half its period,
 /// `ms = DRIVE_TIME × 0.1 + 0.5` (0.5–3.6 ms, so 139–1000 Hz; outside that the value is clamped and
 /// auto-resonance corrects it). For an ERM it sets the back-EMF sampling rate instead
@@ -88,6 +108,9 @@ public enum DRV2605OpenLoopPeriod {
         try requireFrequency(frequency)
         return clampedRegister(1 / frequency / secondsPerStep, maximum: DRV2605Field.openLoopPeriod.maximum)
     }
+
+    /// The lowest frequency the register can set (its largest period, 127 steps): ≈ 80 Hz.
+    public static var lowestFrequency: Double { 1 / (Double(DRV2605Field.openLoopPeriod.maximum) * secondsPerStep) }
 
     /// The drive frequency a register value stands for (`nil` for 0).
     public static func frequency(register: UInt8) -> Double? {

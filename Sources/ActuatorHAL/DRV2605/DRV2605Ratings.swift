@@ -42,6 +42,12 @@ public enum DRV2605RatingsError: Error, Sendable, Hashable, CustomStringConverti
     case frequencyTooHighForSampleTime(frequency: Double, sampleTime: DRV2605SampleTime)
     /// A register field value beyond its width (e.g. LOOP_GAIN 5).
     case fieldOutOfRange(field: String, value: UInt8, maximum: UInt8)
+    /// The overdrive (peak) voltage is below the rated voltage: the clamp would cut rated drive.
+    case overdriveBelowRated(overdrive: Double, rated: Double)
+    /// BIDIR_INPUT = 0 in open loop: the datasheet allows unidirectional input in closed loop only.
+    case unidirectionalInputInOpenLoop
+    /// A library the datasheet allows in open loop only (library A) with a closed-loop actuator.
+    case libraryNeedsOpenLoop(ROMLibrary)
 
     public var description: String {
         switch self {
@@ -57,6 +63,12 @@ public enum DRV2605RatingsError: Error, Sendable, Hashable, CustomStringConverti
             return "\(frequency) Hz is too high for closed-loop drive with SAMPLE_TIME \(sampleTime) (1 − (4·t + 300 µs)·f ≤ 0)"
         case .fieldOutOfRange(let field, let value, let maximum):
             return "\(field) is \(value), but the field holds 0–\(maximum)"
+        case .overdriveBelowRated(let overdrive, let rated):
+            return "overdrive voltage \(overdrive) V is below the rated voltage \(rated) V: OD_CLAMP bounds every drive, so rated drive would be cut (DRV2605L datasheet, overdrive voltage-clamp programming)"
+        case .unidirectionalInputInOpenLoop:
+            return "unidirectional input (BIDIR_INPUT = 0) is for closed loop only (DRV2605L datasheet, CONTROL2); use bidirectional input in open loop"
+        case .libraryNeedsOpenLoop(let library):
+            return "ROM library \(library) has its overdrive built into the waveforms and is for open loop only (DRV2605L datasheet, waveform library selection); use libraries B–F in closed loop, or loop: open"
         }
     }
 }

@@ -27,6 +27,8 @@ public struct DRV2605RegisterValues: Sendable, Hashable {
     public var librarySelect: UInt8?
     /// A stored calibration to restore (A_CAL_COMP, A_CAL_BEMF; BEMF_GAIN is in `feedbackControl`).
     public var calibration: DRV2605CalibrationResult?
+    /// How RTP_INPUT is read with these registers, amplitude 1 at the rated voltage.
+    public var realtimeInput: DRV2605RealtimeInput
 
     /// Computes every configuration register for `configuration` on `variant`, with `calibration`
     /// (if given) folded in.
@@ -37,6 +39,13 @@ public struct DRV2605RegisterValues: Sendable, Hashable {
             try Self.check(configuration.loopGain, DRV2605Field.loopGain)
             if let calibration { try Self.check(calibration.backEMFGain, DRV2605Field.backEMFGain) }
             overdriveClamp = try DRV2605OverdriveClamp.register(peakVolts: ratings.overdriveVoltage)
+            guard ratings.overdriveVoltage >= ratings.ratedVoltage else {
+                throw .overdriveBelowRated(overdrive: ratings.overdriveVoltage, rated: ratings.ratedVoltage)
+            }
+            if ratings.loop == .open, configuration.inputDirection == .unidirectional { throw .unidirectionalInputInOpenLoop }
+            if let library = configuration.library, !DRV2605LibraryChoice.allows(library, in: ratings.loop) {
+                throw .libraryNeedsOpenLoop(library)
+            }
             switch ratings.kind {
             case .lra:
                 guard let frequency = ratings.resonantFrequency else { throw .missingResonantFrequency }
@@ -61,8 +70,8 @@ public struct DRV2605RegisterValues: Sendable, Hashable {
             | DRV2605Field.brakeFactor.encode(configuration.brakeFactor)
             | DRV2605Field.loopGain.encode(configuration.loopGain)
             | DRV2605Field.backEMFGain.encode(calibration?.backEMFGain ?? Self.defaultBackEMFGain)
-        // BIDIR_INPUT, BRAKE_STABILIZER, BLANKING_TIME and IDISS_TIME keep their reset values.
-        control2 = DRV2605Field.bidirectionalInput.encode(1)
+        // BRAKE_STABILIZER, BLANKING_TIME and IDISS_TIME keep their reset values.
+        control2 = DRV2605Field.bidirectionalInput.encode(configuration.inputDirection == .bidirectional ? 1 : 0)
             | DRV2605Field.brakeStabilizer.encode(1)
             | DRV2605Field.sampleTime.encode(configuration.sampleTime.rawValue)
             | DRV2605Field.blankingTime.encode(1)
@@ -83,6 +92,24 @@ public struct DRV2605RegisterValues: Sendable, Hashable {
             librarySelect = nil
         }
         self.calibration = calibration
+        realtimeInput = Self.realtimeInput(configuration, overdriveClamp: overdriveClamp)
+    }
+
+    /// RTP as these registers make the chip read it. Closed loop: amplitude 1 is full scale, the
+    /// rated voltage. Open loop: full scale is the overdrive clamp (Equations 4 and 5), so amplitude 1
+    /// is the share of it that gives the rated voltage, rounded down so sustained drive never
+    /// exceeds it; for an LRA at the lowest frequency OL_LRA_PERIOD can set, where the RMS of a
+    /// full-scale drive is highest.
+    private static func realtimeInput(_ configuration: DRV2605Configuration, overdriveClamp: UInt8) -> DRV2605RealtimeInput {
+        let ratings = configuration.ratings
+        var input = DRV2605RealtimeInput(format: configuration.realtimeFormat, direction: configuration.inputDirection, loop: ratings.loop)
+        guard ratings.loop == .open else { return input }
+        let fullScaleVolts = ratings.kind == .lra
+            ? DRV2605OpenLoopFullScale.lraRMSVolts(overdriveClamp: overdriveClamp, frequency: DRV2605OpenLoopPeriod.lowestFrequency)
+            : DRV2605OpenLoopFullScale.ermAverageVolts(overdriveClamp: overdriveClamp)
+        let share = fullScaleVolts > 0 ? min(1, ratings.ratedVoltage / fullScaleVolts) : 1
+        input.ratedSteps = max(1, Int((share * Double(input.fullScaleSteps)).rounded(.down)))
+        return input
     }
 
     /// BEMF_GAIN's reset value, used until calibration finds the actuator's own.

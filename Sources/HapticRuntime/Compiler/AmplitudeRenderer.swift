@@ -1,8 +1,11 @@
+import ActuatorHAL
+
 /// Samples a stream into `.amplitude` (and `.frequency`) commands.
 ///
-/// Samples fall at span start + k / rate. Amplitudes are rounded to the drive's resolution (8-bit
-/// RTP: 1/255 unsigned, 1/127 signed) and a command is emitted only when the rounded value
-/// changes. At the end of a span the drive returns to 0; on actuators with signed amplitude it first
+/// Samples fall at span start + k / rate. Amplitudes are rounded once, to the steps the actuator
+/// can express (`ActuatorCapabilities.amplitudeSteps`; 8-bit steps, 1/127 signed and 1/255
+/// unsigned, when it does not say), so the driver writes exactly the compiled value; a command is
+/// emitted only when the rounded value changes. At the end of a span the drive returns to 0; on actuators with signed amplitude it first
 /// brakes for one update period at minus half the last amplitude, which stops an LRA's ringing
 /// sooner than coasting.
 struct AmplitudeRenderer: Sendable {
@@ -10,8 +13,19 @@ struct AmplitudeRenderer: Sendable {
     var mapping: SharpnessMapping
     var rate: Double
     var signed: Bool
+    /// Steps from zero to full amplitude.
+    var steps: Int
 
-    private var step: Double { signed ? 1.0 / 127 : 1.0 / 255 }
+    /// The renderer for an actuator with `capabilities`.
+    init(evaluator: PatternEvaluator, capabilities: ActuatorCapabilities, rate: Double) {
+        self.evaluator = evaluator
+        mapping = SharpnessMapping(capabilities: capabilities)
+        self.rate = rate
+        signed = capabilities.supportsSignedAmplitude
+        steps = max(1, capabilities.amplitudeSteps ?? (signed ? 127 : 255))
+    }
+
+    private var step: Double { 1 / Double(steps) }
 
     func render(_ slice: StreamSlice, over span: TimeSpan) -> [TimedCommand] {
         var commands: [TimedCommand] = []

@@ -131,10 +131,7 @@ public struct PatternCompiler: Sendable {
             }
         }
         let blocks = (romItems.map(Block.rom) + spans.map(Block.stream)).sorted { $0.start < $1.start }
-        let renderer = AmplitudeRenderer(
-            evaluator: evaluator, mapping: SharpnessMapping(capabilities: capabilities),
-            rate: rate, signed: capabilities.supportsSignedAmplitude
-        )
+        let renderer = AmplitudeRenderer(evaluator: evaluator, capabilities: capabilities, rate: rate)
         var commands: [TimedCommand] = []
         var mode: DriveMode?
         var end = 0.0

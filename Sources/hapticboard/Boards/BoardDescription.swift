@@ -102,8 +102,14 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
     var vibOverdriveMillivolts: Int?
     /// Resonant frequency of an LRA, in hertz.
     var resonantFrequencyHz: Double?
-    /// ROM library (0–7; 6 = LRA). Defaults by actuator mode.
+    /// ROM library (0–7; 6 = LRA). Defaults to the datasheet's choice for the actuator
+    /// (`DRV2605LibraryChoice`): LRA library, A for an open-loop ERM, B–F for a closed-loop one.
     var librarySel: Int?
+    /// RTP_INPUT's number format: `signed` (default) or `unsigned` (CONTROL3.DATA_FORMAT_RTP).
+    var rtpFormat: String?
+    /// `bidirectional` (default; mid-scale is zero drive) or `unidirectional` (closed loop only,
+    /// twice the steps in unsigned format) (CONTROL2.BIDIR_INPUT).
+    var rtpInput: String?
     /// FB_BRAKE_FACTOR index 0–7 (Zephyr `feedback-brake-factor`).
     var feedbackBrakeFactor: Int?
     /// LOOP_GAIN index 0–3 (Zephyr `loop-gain`).
@@ -125,6 +131,8 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
         case vibOverdriveMillivolts = "vib-overdrive-mv"
         case resonantFrequencyHz = "resonant-frequency-hz"
         case librarySel = "library-sel"
+        case rtpFormat = "rtp-format"
+        case rtpInput = "rtp-input"
         case feedbackBrakeFactor = "feedback-brake-factor"
         case loopGain = "loop-gain"
         case maxContinuousDriveMs = "max-continuous-drive-ms"
@@ -149,6 +157,8 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
         vibOverdriveMillivolts = isPCM ? try container.decodeIfPresent(Int.self, forKey: .vibOverdriveMillivolts) : try container.decode(Int.self, forKey: .vibOverdriveMillivolts)
         resonantFrequencyHz = try container.decodeIfPresent(Double.self, forKey: .resonantFrequencyHz)
         librarySel = try container.decodeIfPresent(Int.self, forKey: .librarySel)
+        rtpFormat = try container.decodeIfPresent(String.self, forKey: .rtpFormat)
+        rtpInput = try container.decodeIfPresent(String.self, forKey: .rtpInput)
         feedbackBrakeFactor = try container.decodeIfPresent(Int.self, forKey: .feedbackBrakeFactor)
         loopGain = try container.decodeIfPresent(Int.self, forKey: .loopGain)
         maxContinuousDriveMs = try container.decodeIfPresent(Int.self, forKey: .maxContinuousDriveMs)

@@ -27,6 +27,8 @@ extension BoardFile {
             }
             library = selected
         }
+        let realtimeFormat = try choice(actuator.rtpFormat, default: DRV2605RealtimeFormat.signed, key(.rtpFormat))
+        let inputDirection = try choice(actuator.rtpInput, default: DRV2605InputDirection.bidirectional, key(.rtpInput))
         let brakeFactor = try fieldValue(actuator.feedbackBrakeFactor, default: 3, maximum: 7, key(.feedbackBrakeFactor))
         let loopGain = try fieldValue(actuator.loopGain, default: 1, maximum: 3, key(.loopGain))
 
@@ -40,7 +42,9 @@ extension BoardFile {
             ),
             library: library,
             brakeFactor: brakeFactor,
-            loopGain: loopGain
+            loopGain: loopGain,
+            realtimeFormat: realtimeFormat,
+            inputDirection: inputDirection
         )
         // Check the ratings now, against the chip the board names, so a bad value points at its key.
         let variant = DRV2605Variant(compatible: actuator.compatible)
@@ -62,11 +66,26 @@ extension BoardFile {
             return .resonantFrequencyHz
         case .invalidRatings(.unsupportedKind):
             return .actuatorMode
-        case .unsupported:
+        case .invalidRatings(.overdriveBelowRated):
+            return .vibOverdriveMillivolts
+        case .invalidRatings(.unidirectionalInputInOpenLoop):
+            return .rtpInput
+        case .unsupported, .invalidRatings(.libraryNeedsOpenLoop):
             return .librarySel
         default:
             return .compatible
         }
+    }
+
+    /// One of `Choice`'s raw values, or `defaultValue` when the key is absent.
+    private func choice<Choice: RawRepresentable & CaseIterable>(
+        _ value: String?, default defaultValue: Choice, _ keyPath: BoardKeyPath
+    ) throws(BoardFileError) -> Choice where Choice.RawValue == String {
+        guard let value else { return defaultValue }
+        guard let chosen = Choice(rawValue: value.lowercased()) else {
+            throw problem(at: keyPath, "expected \(Choice.allCases.map(\.rawValue).joined(separator: " or ")), not '\(value)'")
+        }
+        return chosen
     }
 
     private func fieldValue(

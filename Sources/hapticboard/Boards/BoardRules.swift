@@ -150,6 +150,20 @@ struct BoardRules {
             } else if actuator.actuatorMode == "ERM" || isLRA {
                 check(isLRA == (library == Self.lraLibrary) || library == 0, "library-sel",
                       isLRA ? "an LRA plays library 6; ERM libraries would overdrive it" : "library 6 is for LRAs; choose 1-5 or 7 for an ERM")
+                let isClosedLoopERM = !isLRA && (actuator.loop ?? "closed") == "closed"
+                check(!(isClosedLoopERM && library == Int(ROMLibrary.ermA.rawValue)), "library-sel",
+                      "ERM library A has its overdrive built into the waveforms and is for open loop only (DRV2605L datasheet, waveform library selection): choose 2-5 or 7 in closed loop, or loop: open")
+            }
+        }
+        if let format = actuator.rtpFormat {
+            check(DRV2605RealtimeFormat(rawValue: format.lowercased()) != nil, "rtp-format", "expected signed or unsigned, not '\(format)'")
+        }
+        if let input = actuator.rtpInput {
+            if let direction = DRV2605InputDirection(rawValue: input.lowercased()) {
+                check(!(direction == .unidirectional && actuator.loop == "open"), "rtp-input",
+                      "unidirectional input (BIDIR_INPUT = 0) is for closed loop only (DRV2605L datasheet, CONTROL2); use bidirectional with loop: open")
+            } else {
+                check(false, "rtp-input", "expected bidirectional or unidirectional, not '\(input)'")
             }
         }
         if let brake = actuator.feedbackBrakeFactor {

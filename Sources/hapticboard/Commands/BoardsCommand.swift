@@ -1,3 +1,4 @@
+import ActuatorHAL
 import ArgumentParser
 
 /// `hapticboard boards`: work with board files.
@@ -65,9 +66,19 @@ struct BoardsCommand: ParsableCommand {
                 var description: String
             }
 
+            /// A DRV260x actuator of a file that checks: the ROM library it will play.
+            struct Actuator: Encodable {
+                var name: String
+                var library: String?
+                /// `library-sel` when the file names it, `default` when the datasheet's choice applies.
+                var librarySource: String
+                var description: String
+            }
+
             struct File: Encodable {
                 var file: String
                 var problems: [Problem]
+                var actuators: [Actuator]
             }
 
             var files: [File]
@@ -76,25 +87,47 @@ struct BoardsCommand: ParsableCommand {
         func run() throws {
             var document = Document(files: [])
             for path in files {
-                let problems: [BoardFileError]
+                var problems: [BoardFileError]
+                var actuators: [Document.Actuator] = []
                 do {
                     let file = try BoardFile.load(path: path)
                     problems = BoardRules(file: file).problems()
+                    if problems.isEmpty { actuators = try Self.libraries(of: file) }
                 } catch {
                     problems = [error]
                 }
                 document.files.append(Document.File(file: path, problems: problems.map {
                     Document.Problem(line: $0.line, column: $0.column, key: $0.keyPath?.description, message: $0.message, description: $0.description)
-                }))
+                }, actuators: actuators))
                 guard !json else { continue }
                 if problems.isEmpty {
                     print("\(path): ok")
+                    for actuator in actuators { print("  \(actuator.description)") }
                 } else {
                     for problem in problems { printError(problem.description) }
                 }
             }
             if json { try printJSON(document) }
             if document.files.contains(where: { !$0.problems.isEmpty }) { throw ExitCode.failure }
+        }
+
+        /// The ROM library each DRV260x actuator of `file` will select, and why.
+        static func libraries(of file: BoardFile) throws(BoardFileError) -> [Document.Actuator] {
+            var actuators: [Document.Actuator] = []
+            for (index, actuator) in file.description.actuators.enumerated() where actuator.pcm == nil {
+                let configuration = try file.drv2605Configuration(forActuatorAt: index)
+                let variant = DRV2605Variant(compatible: actuator.compatible)
+                let library = configuration.effectiveLibrary(on: variant)
+                let ratings = configuration.ratings
+                let source = configuration.library == nil ? "default" : "library-sel"
+                let why = configuration.library == nil
+                    ? "the datasheet's choice for a \(ratings.ratedVoltage) V \(ratings.loop)-loop \(ratings.kind == .lra ? "LRA" : "ERM")"
+                    : "library-sel"
+                let text = library.map { "ROM library \($0) (\(why))" } ?? "no ROM library (\(variant) has RAM, not ROM)"
+                actuators.append(Document.Actuator(name: actuator.name, library: library?.description, librarySource: source,
+                                                   description: "\(actuator.name): \(variant), \(text)"))
+            }
+            return actuators
         }
     }
 }

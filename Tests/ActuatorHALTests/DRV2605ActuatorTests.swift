@@ -185,6 +185,34 @@ final class DRV2605ActuatorTests: XCTestCase {
         XCTAssertEqual(try actuator.status().faults, [.overCurrent])
     }
 
+    /// A hung calibration stores nothing and leaves the chip configured again, stopped, in standby.
+    func testATimedOutCalibrationStoresNothingAndRestoresTheConfiguration() throws {
+        let (board, actuator) = makeActuator()
+        board.chip.calibrationOutcome = .neverFinishes
+        XCTAssertThrowsError(try actuator.calibrate()) { error in
+            guard case .calibrationTimeout? = error as? DRV2605Error else { return XCTFail("\(error)") }
+        }
+        XCTAssertNil(actuator.calibration)
+        XCTAssertEqual(actuator.powerState, .standby)
+        XCTAssertEqual(board.chip.register(0x16), 0x53, "RATED_VOLTAGE written again after the reset")
+        XCTAssertEqual(board.chip.register(0x01), 0x40)
+        XCTAssertEqual(board.chip.register(0x0C), 0)
+        XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, 0)
+    }
+
+    /// STATUS clears OVER_TEMP when read, and waking reads STATUS to identify the chip: the flag
+    /// that read saw is still reported by the next `status()`, once.
+    func testAnOverTemperatureSeenWhileWakingIsReported() throws {
+        let (board, actuator) = makeActuator()
+        try board.enableLine.set(.high)
+        board.clock.advance(by: .milliseconds(1))
+        board.chip.injectOverTemperature()
+        try actuator.wake()
+        XCTAssertEqual(board.chip.register(0x00) & 0x02, 0, "the chip cleared OVER_TEMP when identify read it")
+        XCTAssertEqual(try actuator.status().faults, [.overTemperature])
+        XCTAssertEqual(try actuator.status().faults, [], "reported once")
+    }
+
     func testCalibrationFailureAndDiagnosticsLeaveStandby() throws {
         let (board, actuator) = makeActuator()
         board.chip.calibrationOutcome = .failsDiagnostic

@@ -149,7 +149,10 @@ final class DRV2605DriverTests: XCTestCase {
         XCTAssertEqual(board.chip.register(0x01), 0x40)
     }
 
-    func testCalibrationThatNeverFinishesTimesOutAndStopsTheChip() throws {
+    /// The datasheet does not say GO ← 0 cancels auto-calibration (the simulated chip keeps
+    /// running it): a hung calibration is ended by DEV_RESET, and the reset verified by reading back
+    /// the reset values, before the timeout is reported.
+    func testCalibrationThatNeverFinishesIsEndedByAVerifiedReset() throws {
         let board = SimulatedBoard()
         board.chip.calibrationOutcome = .neverFinishes
         let driver = board.makeDriver()
@@ -161,8 +164,36 @@ final class DRV2605DriverTests: XCTestCase {
         let elapsed = board.clock.now - start
         XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(1050))
         XCTAssertLessThan(elapsed, .milliseconds(1080))
+        XCTAssertEqual(Array(board.bus.registerTrace.suffix(6)), ["MODE←0x80", "MODE?", "MODE?", "GO?", "RATED_VOLTAGE?", "OD_CLAMP?"])
         XCTAssertEqual(board.chip.register(0x0C), 0)
         XCTAssertEqual(board.chip.register(0x01), 0x40)
+        XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, 0, "the calibration drive stopped")
+    }
+
+    func testAResetThatDoesNotVerifyDropsEN() throws {
+        /// Passes transfers to the board until DEV_RESET is written, then fails every one: a chip
+        /// that stops answering once reset.
+        final class SilentAfterResetBus: I2CBus {
+            let inner: SimulatedI2CBus
+            private var resetSeen = false
+            init(_ inner: SimulatedI2CBus) { self.inner = inner }
+            var speedHz: Int { inner.speedHz }
+            var name: String { inner.name }
+            func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
+                if resetSeen { throw .noAcknowledge(bus: name, address: address) }
+                if operations == [.write([0x01, 0x80])] { resetSeen = true }
+                return try inner.transaction(address: address, operations)
+            }
+        }
+        let board = SimulatedBoard()
+        board.chip.calibrationOutcome = .neverFinishes
+        let driver = DRV2605(bus: SilentAfterResetBus(board.bus), enableLine: board.enableLine, clock: board.clock)
+        try driver.initialize(simLRA)
+        XCTAssertThrowsError(try driver.calibrate(simLRA)) { error in
+            guard case .hungRunNotStopped? = error as? DRV2605Error else { return XCTFail("\(error)") }
+        }
+        XCTAssertFalse(board.chip.isEnabled, "EN low stops the hung run")
+        XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, 0)
     }
 
     func testStoredCalibrationIsReappliedWithoutRecalibrating() throws {
@@ -241,17 +272,18 @@ final class DRV2605DriverTests: XCTestCase {
         XCTAssertLessThan(board.clock.now - start, .milliseconds(22))
     }
 
-    func testDiagnosticsThatNeverFinishTimeOutAndClearGo() throws {
+    /// GO reads set for ever, even after DEV_RESET: the reset cannot be verified, so EN goes low.
+    func testDiagnosticsWhoseGoNeverClearsEvenAfterAResetDropEN() throws {
         let board = SimulatedBoard()
         let bus = ReadAlteringBus(board.bus) { register, value in register == .go ? 1 : value }
         let driver = DRV2605(bus: bus, enableLine: board.enableLine, clock: board.clock)
         try driver.initialize(simLRA)
         XCTAssertThrowsError(try driver.runDiagnostics(timeout: .milliseconds(300))) { error in
-            XCTAssertEqual(error as? DRV2605Error, .diagnosticsTimeout(.milliseconds(300)))
+            XCTAssertEqual(error as? DRV2605Error, .hungRunNotStopped(.resetNotVerified(register: .go, expected: 0, found: 1)))
         }
-        XCTAssertEqual(board.chip.register(0x0C), 0)
-        XCTAssertEqual(board.chip.register(0x01), 0x40)
-        XCTAssertTrue(board.bus.registerTrace.suffix(2) == ["GO←0x00", "MODE←0x40"])
+        XCTAssertEqual(Array(board.bus.registerTrace.suffix(4)), ["MODE←0x80", "MODE?", "MODE?", "GO?"])
+        XCTAssertFalse(board.chip.isEnabled)
+        XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, 0)
     }
 
     // MARK: Bus faults

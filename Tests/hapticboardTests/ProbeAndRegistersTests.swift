@@ -1,4 +1,5 @@
 import Foundation
+import HardwareMocks
 import XCTest
 @testable import hapticboard
 
@@ -20,6 +21,21 @@ final class ProbeAndRegistersTests: XCTestCase {
         let registers = try XCTUnwrap(HapticBoardCommand.parseAsRoot(["registers", "--board", "cm4"]) as? RegistersCommand)
         XCTAssertEqual(registers.options.board, "cm4")
         XCTAssertFalse(registers.options.json)
+    }
+
+    /// STATUS clears OVER_TEMP on read: probe reads it once and reports what that read saw.
+    func testProbeReadsStatusOnceAndReportsOverTemperature() throws {
+        let board = try BoardChips.open(board: "sim")
+        let simulation = try XCTUnwrap(board.chips[0].simulation)
+        try simulation.enableLine.set(.high)
+        simulation.clock.advance(by: .milliseconds(1))
+        simulation.chip.injectOverTemperature()
+        simulation.bus.clearLog()
+        let report = try ProbeReport.probe(board.chips[0])
+        XCTAssertTrue(report.status.overTemperature, "\(report)")
+        XCTAssertEqual(report.variant, "DRV2605L")
+        let statusReads = simulation.bus.log.filter { $0.operations == [.write([0x00]), .read(count: 1)] }
+        XCTAssertEqual(statusReads.count, 1)
     }
 
     func testProbeJSONShowsTheSimulatedDRV2605L() throws {

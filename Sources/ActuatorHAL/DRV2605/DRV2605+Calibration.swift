@@ -7,7 +7,8 @@ extension DRV2605 {
     ///    DRIVE_TIME, SAMPLE_TIME … as its inputs.
     /// 2. MODE ← auto-calibration (7), out of standby.
     /// 3. GO ← 1.
-    /// 4. Poll GO every 15 ms until it clears, giving up after AUTO_CAL_TIME's bound (then GO ← 0).
+    /// 4. Poll GO every 15 ms until it clears. Past AUTO_CAL_TIME's bound the chip is reset (the
+    ///    datasheet does not say GO ← 0 cancels calibration) and verified, and nothing is returned.
     /// 5. MODE ← standby; STATUS.DIAG_RESULT set means it did not converge.
     /// 6. Read the results: A_CAL_COMP, A_CAL_BEMF, FEEDBACK_CONTROL.BEMF_GAIN.
     public func calibrate(_ configuration: DRV2605Configuration) throws(DRV2605Error) -> DRV2605CalibrationResult {
@@ -51,17 +52,37 @@ extension DRV2605 {
         return status
     }
 
-    /// Polls GO until it clears; on timeout clears GO (so the chip does not keep driving) and throws.
+    /// Polls GO until it clears. On timeout the run is ended by resetting the chip — the datasheet
+    /// gives no other way to cancel calibration or diagnostics — and `timeoutError` thrown; when
+    /// the reset cannot be verified, `.hungRunNotStopped` (EN has then been dropped if there is one).
     private func waitUntilFinished(timeout: Duration, timeoutError: DRV2605Error) throws(DRV2605Error) {
         let deadline = clock.now + timeout
         while true {
             try pause(Self.runPollInterval)
             guard try isRunning() else { return }
             guard clock.now < deadline else {
-                try stop()
-                try setMode(.internalTrigger, standby: true)
+                try endHungRun()
                 throw timeoutError
             }
+        }
+    }
+
+    /// DEV_RESET, then reads back what a reset chip holds (MODE 0x40: standby, internal trigger;
+    /// GO 0; the variant's RATED_VOLTAGE and OD_CLAMP reset values). If the chip does not answer so,
+    /// EN goes low where there is an EN line, and `.hungRunNotStopped` is thrown either way. The
+    /// configuration is gone afterwards: the caller initialises the chip again.
+    public func endHungRun() throws(DRV2605Error) {
+        do throws(DRV2605Error) {
+            try reset()
+            let features = try identifiedVariant().features
+            let expected: [(DRV2605Register, UInt8)] = [(.mode, 0x40), (.go, 0), (.ratedVoltage, features.resetRatedVoltage), (.overdriveClamp, features.resetOverdriveClamp)]
+            for (register, value) in expected {
+                let found = try readRegister(register)
+                guard found == value else { throw .resetNotVerified(register: register, expected: value, found: found) }
+            }
+        } catch {
+            if enableLine != nil { try? disable() }
+            throw .hungRunNotStopped(error)
         }
     }
 }

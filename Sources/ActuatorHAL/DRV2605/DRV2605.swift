@@ -35,6 +35,12 @@ public final class DRV2605 {
     public var retryPolicy: DRV2605RetryPolicy
     /// The variant found by the last `identify()`.
     public private(set) var variant: DRV2605Variant?
+    /// STATUS as last read (by `identify()`, `readStatus()` or `checkFaults()`).
+    public private(set) var lastStatus: DRV2605Status?
+    /// The clear-on-read STATUS flags (DIAG_RESULT, OVER_TEMP) and OC_DETECT seen by any read since
+    /// `takeUnreportedFaults()` last took them: reading STATUS clears OVER_TEMP, so a read made for
+    /// another purpose (identifying the chip at wake) must not lose it.
+    private var unreportedStatusFlags: UInt8 = 0
 
     /// A driver for the chip at `address` on `bus`; no I/O happens until a method is called.
     public init(
@@ -166,11 +172,11 @@ public final class DRV2605 {
 
     // MARK: Identity and reset
 
-    /// Reads STATUS.DEVICE_ID and remembers the variant; any other id is refused.
+    /// Reads STATUS once and remembers the variant its DEVICE_ID names (any other id is refused)
+    /// and the status (`lastStatus`; its fault flags stay unreported until taken).
     @discardableResult
     public func identify() throws(DRV2605Error) -> DRV2605Variant {
-        let status = try readRegister(.status)
-        let deviceID = DRV2605Field.deviceID.value(in: status)
+        let deviceID = try readStatus().deviceID
         guard let variant = DRV2605Variant(deviceID: deviceID) else {
             throw .unknownDevice(deviceID: deviceID, address: address, bus: bus.name)
         }
@@ -196,9 +202,23 @@ public final class DRV2605 {
 
     // MARK: Status
 
-    /// Reads STATUS.
+    /// Reads STATUS, keeping its fault flags until `takeUnreportedFaults()` (the chip clears
+    /// DIAG_RESULT and OVER_TEMP on every read).
     public func readStatus() throws(DRV2605Error) -> DRV2605Status {
-        DRV2605Status(rawValue: try readRegister(.status))
+        let status = DRV2605Status(rawValue: try readRegister(.status))
+        lastStatus = status
+        unreportedStatusFlags |= status.rawValue & Self.faultFlags
+        return status
+    }
+
+    /// STATUS flags that report an event: DIAG_RESULT, OVER_TEMP, OC_DETECT.
+    private static let faultFlags = DRV2605Field.diagnosticResult.mask | DRV2605Field.overTemperature.mask | DRV2605Field.overCurrent.mask
+
+    /// The fault flags every STATUS read since the last call saw (as a status with only those
+    /// bits), and forgets them: for whoever reports faults (`DRV2605Actuator.status()`).
+    public func takeUnreportedFaults() -> DRV2605Status {
+        defer { unreportedStatusFlags = 0 }
+        return DRV2605Status(rawValue: unreportedStatusFlags)
     }
 
     /// Reads STATUS and throws `.faults` when OVER_TEMP or OC_DETECT is set.

@@ -220,12 +220,15 @@ public final class DRV2605Actuator: Actuator {
         try stopOutput()
     }
 
-    /// STATUS and GO; off reports without bus traffic. OVER_TEMP, OC_DETECT and DIAG_RESULT become faults.
+    /// STATUS and GO; off reports without bus traffic. OVER_TEMP, OC_DETECT and DIAG_RESULT become
+    /// faults — also those an earlier read saw (identifying the chip at wake, a diagnostic), since
+    /// the chip clears OVER_TEMP and DIAG_RESULT on every read: each is reported once.
     public func status() throws -> ActuatorStatus {
         guard powerState != .off else { return ActuatorStatus(powerState: .off, isPlaying: false, faults: []) }
-        let status = try driver.readStatus()
-        var faults = status.faults
-        if status.diagnosticFailed { faults.insert(.diagnosticFailed) }
+        _ = try driver.readStatus()
+        let flags = driver.takeUnreportedFaults()
+        var faults = flags.faults
+        if flags.diagnosticFailed { faults.insert(.diagnosticFailed) }
         return ActuatorStatus(powerState: powerState, isPlaying: try driver.isRunning(), faults: faults)
     }
 
@@ -279,7 +282,9 @@ public final class DRV2605Actuator: Actuator {
         }
     }
 
-    /// Calibration and diagnostics end with the chip in standby whatever the outcome.
+    /// Calibration and diagnostics end with the chip in standby whatever the outcome. One that
+    /// hung was ended by resetting the chip, which lost its configuration: it is written again; if
+    /// even the reset failed the driver dropped EN, and the actuator is off.
     private func inStandbyAfterwards<Result>(_ body: () throws(DRV2605Error) -> Result) throws(DRV2605Error) -> Result {
         defer {
             if powerState != .off {
@@ -287,7 +292,20 @@ public final class DRV2605Actuator: Actuator {
                 preparedMode = nil
             }
         }
-        return try body()
+        do {
+            return try body()
+        } catch {
+            switch error {
+            case .calibrationTimeout, .diagnosticsTimeout:
+                try driver.initialize(configuration, calibration: calibration, verifyFirst: false)
+            case .hungRunNotStopped where driver.enableLine != nil && !driver.isEnabled:
+                powerState = .off
+                preparedMode = nil
+            default:
+                break
+            }
+            throw error
+        }
     }
 
     private func unchanged(_ transition: PowerTransition) -> PowerTransitionReport {

@@ -12,8 +12,14 @@ public enum DRV2605Error: Error, Sendable, Hashable, CustomStringConvertible {
     case clock(String)
     /// DEV_RESET did not clear within the timeout.
     case resetTimeout(Duration)
-    /// GO did not clear within the bound derived from AUTO_CAL_TIME.
+    /// GO did not clear within the bound derived from AUTO_CAL_TIME; the chip was reset (its
+    /// configuration is gone) and nothing was stored.
     case calibrationTimeout(Duration)
+    /// After DEV_RESET a register did not hold its reset value.
+    case resetNotVerified(register: DRV2605Register, expected: UInt8, found: UInt8)
+    /// Calibration or diagnostics hung and resetting the chip failed (`underlying` says how); EN
+    /// was dropped where the chip has an EN line.
+    indirect case hungRunNotStopped(DRV2605Error)
     /// Auto-calibration finished with STATUS.DIAG_RESULT set (actuator missing, wrong ratings).
     case calibrationFailed(status: UInt8)
     /// Diagnostics did not finish within the timeout.
@@ -47,7 +53,11 @@ public enum DRV2605Error: Error, Sendable, Hashable, CustomStringConvertible {
         case .resetTimeout(let timeout):
             return "DRV2605 DEV_RESET did not clear within \(timeout)"
         case .calibrationTimeout(let timeout):
-            return "DRV2605 auto-calibration did not finish within \(timeout) (GO still set)"
+            return "DRV2605 auto-calibration did not finish within \(timeout) (GO still set): the chip was reset and no calibration stored"
+        case .resetNotVerified(let register, let expected, let found):
+            return "DRV2605 did not come out of DEV_RESET: \(register) reads \(hexByte(found)), not its reset value \(hexByte(expected))"
+        case .hungRunNotStopped(let underlying):
+            return "DRV2605 calibration or diagnostics hung and resetting the chip failed (\(underlying)); EN was dropped if the board has an EN line"
         case .calibrationFailed(let status):
             return "DRV2605 auto-calibration failed (DIAG_RESULT set, STATUS \(hexByte(status))): check the actuator wiring and ratings"
         case .diagnosticsTimeout(let timeout):

@@ -19,11 +19,13 @@ struct ProbeReport: Encodable, Equatable {
     var deviceID: Int
     var status: StatusBits
 
-    /// Powers the chip up (EN high, 250 µs), identifies it and reads STATUS.
+    /// Powers the chip up (EN high, 250 µs) and reads STATUS once: its DEVICE_ID identifies the
+    /// chip, and its flags are reported as read (a second read would find OVER_TEMP cleared).
     static func probe(_ chip: OpenedChip) throws(DRV2605Error) -> ProbeReport {
         try chip.driver.enable()
         let variant = try chip.driver.identify()
-        let status = try chip.driver.readStatus()
+        // The read identify made, with any flag an earlier read of this driver saw.
+        let status = DRV2605Status(rawValue: (chip.driver.lastStatus?.rawValue ?? 0) | chip.driver.takeUnreportedFaults().rawValue)
         return ProbeReport(
             name: chip.name,
             bus: chip.busName,

@@ -18,6 +18,9 @@ public struct PCMFormat: Sendable, Hashable {
 public protocol PCMSink: AnyObject {
     var name: String { get }
     var format: PCMFormat { get }
+    /// Frames the device holds ahead of its output (ALSA's buffer size): at most this much can be
+    /// queued before a write waits.
+    var bufferFrames: Int { get }
     /// Writes interleaved samples (`channels` per frame); returns frames accepted.
     func write(_ interleavedSamples: [Int16]) throws(PCMError) -> Int
     /// Frames queued ahead of the device's output (ALSA's `snd_pcm_delay`): a sample written now

@@ -14,7 +14,7 @@ struct hb_pcm {
 static int positive(int alsa_result) { return alsa_result < 0 ? -alsa_result : EIO; }
 
 static int configure_hardware(snd_pcm_t *pcm, unsigned int rate, unsigned int channels,
-                              unsigned long *period_frames, const char **failed_setting) {
+                              unsigned long *period_frames, unsigned long *buffer_frames, const char **failed_setting) {
     snd_pcm_hw_params_t *hw;
     int result = snd_pcm_hw_params_malloc(&hw);
     if (result < 0) {
@@ -43,10 +43,13 @@ static int configure_hardware(snd_pcm_t *pcm, unsigned int rate, unsigned int ch
         *failed_setting = "hardware parameters";
     } else if ((result = snd_pcm_hw_params_get_period_size(hw, &period, &dir)) < 0) {
         *failed_setting = "period size";
+    } else if ((result = snd_pcm_hw_params_get_buffer_size(hw, &buffer)) < 0) {
+        *failed_setting = "buffer size";
     }
     snd_pcm_hw_params_free(hw);
     if (result < 0) return positive(result);
     *period_frames = period;
+    *buffer_frames = buffer;
     return 0;
 }
 
@@ -84,21 +87,23 @@ static void discard_alsa_message(const char *file, int line, const char *functio
 static pthread_mutex_t alsa_message_handler_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int open_configured(const char *device, unsigned int rate, unsigned int channels,
-                           unsigned long *period_frames, hb_pcm **pcm, const char **failed_setting);
+                           unsigned long *period_frames, unsigned long *buffer_frames, hb_pcm **pcm,
+                           const char **failed_setting);
 
 int hb_pcm_open(const char *device, unsigned int rate, unsigned int channels, unsigned long *period_frames,
-                hb_pcm **pcm, const char **failed_setting) {
+                unsigned long *buffer_frames, hb_pcm **pcm, const char **failed_setting) {
     pthread_mutex_lock(&alsa_message_handler_lock);
     snd_lib_error_handler_t previous = snd_lib_error;
     snd_lib_error_set_handler(discard_alsa_message);
-    int error = open_configured(device, rate, channels, period_frames, pcm, failed_setting);
+    int error = open_configured(device, rate, channels, period_frames, buffer_frames, pcm, failed_setting);
     snd_lib_error_set_handler(previous);
     pthread_mutex_unlock(&alsa_message_handler_lock);
     return error;
 }
 
 static int open_configured(const char *device, unsigned int rate, unsigned int channels,
-                           unsigned long *period_frames, hb_pcm **pcm, const char **failed_setting) {
+                           unsigned long *period_frames, unsigned long *buffer_frames, hb_pcm **pcm,
+                           const char **failed_setting) {
     *failed_setting = NULL;
     if (channels == 0 || rate == 0 || *period_frames == 0) {
         *failed_setting = channels == 0 ? "channels" : rate == 0 ? "rate" : "period size";
@@ -108,7 +113,7 @@ static int open_configured(const char *device, unsigned int rate, unsigned int c
     int result = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0);
     if (result < 0) return positive(result);
 
-    int error = configure_hardware(handle, rate, channels, period_frames, failed_setting);
+    int error = configure_hardware(handle, rate, channels, period_frames, buffer_frames, failed_setting);
     if (error == 0) error = configure_software(handle, *period_frames, failed_setting);
     if (error == 0 && (result = snd_pcm_prepare(handle)) < 0) {
         *failed_setting = "prepare";

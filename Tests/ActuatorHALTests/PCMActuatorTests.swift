@@ -34,6 +34,7 @@ final class PCMActuatorTests: XCTestCase {
         let name = "dshare"
         let format: PCMFormat
         let joinDelay: Int
+        var bufferFrames: Int { 4 * format.periodFrames }
         private(set) var written: [Int16] = []
         init(format: PCMFormat, joinDelay: Int) {
             self.format = format

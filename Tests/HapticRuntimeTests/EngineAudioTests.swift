@@ -150,9 +150,10 @@ final class EngineAudioTests: XCTestCase {
         let left = audio.sink.channel(0)
         XCTAssertGreaterThan(SignalMeasurement.peak(of: left, in: 7200..<9000), 0.5, "the tone played")
         XCTAssertLessThan(left.count, 48_000 * 3 / 10, "the stream ran dry once nothing was left to play")
-        // Cancelled at 0.2 s (frame 9600): what was already queued (two periods) plays, then the 1 ms fade.
+        // Cancelled at 0.2 s (frame 9600): what was already queued (the four-period buffer less one
+        // period) plays, then the 1 ms fade.
         let lastSound = try XCTUnwrap(left.lastIndex { $0 != 0 })
-        XCTAssertLessThanOrEqual(lastSound, 9600 + 256 + 48 + 1, "faded out at the cancel")
+        XCTAssertLessThanOrEqual(lastSound, 9600 + 3 * 128 + 48 + 1, "faded out at the cancel")
         audio.rig.engine.stop()
         let frames = audio.sink.frameCount
         audio.rig.run(until: 0.5)
@@ -331,6 +332,7 @@ final class EnginePCMActuatorTests: XCTestCase {
 private final class UnpluggedSink: PCMSink {
     let name = "usb audio"
     let format = PCMFormat.lowLatency(sampleRate: 48_000, channels: 2)
+    var bufferFrames: Int { 4 * format.periodFrames }
     var writesLeft = 60
     func write(_ interleavedSamples: [Int16]) throws(PCMError) -> Int {
         guard writesLeft > 0 else { throw .io(device: name, errno: .init(rawValue: 19)) }

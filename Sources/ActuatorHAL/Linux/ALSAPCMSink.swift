@@ -11,6 +11,8 @@ public final class ALSAPCMSink: PCMSink {
     /// The format in use; `periodFrames` is what the device granted, which may differ from what
     /// was asked for.
     public private(set) var format: PCMFormat
+    /// The buffer the device granted (four periods asked for).
+    public let bufferFrames: Int
     /// Underruns (and resumes after suspend) recovered during writes since opening.
     public private(set) var recoveredUnderruns = 0
     private let handle: OpaquePointer
@@ -25,7 +27,8 @@ public final class ALSAPCMSink: PCMSink {
         else { throw .configure(device: device, what: "format \(format)", errno: .invalidArgument) }
         var handle: OpaquePointer?
         var failedSetting: UnsafePointer<CChar>?
-        let error = hb_pcm_open(device, rate, channels, &periodFrames, &handle, &failedSetting)
+        var bufferFrames: UInt = 0
+        let error = hb_pcm_open(device, rate, channels, &periodFrames, &bufferFrames, &handle, &failedSetting)
         guard error == 0, let handle else {
             let errno = error == 0 ? Errno.noMemory : Errno(rawValue: error)
             if let failedSetting {
@@ -35,6 +38,7 @@ public final class ALSAPCMSink: PCMSink {
         }
         self.name = device
         self.handle = handle
+        self.bufferFrames = Int(bufferFrames)
         self.format = PCMFormat(sampleRate: format.sampleRate, channels: format.channels, periodFrames: Int(periodFrames))
     }
 

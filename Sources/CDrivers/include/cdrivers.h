@@ -96,10 +96,11 @@ typedef struct hb_pcm hb_pcm;
 /*
  * Opens `device` for blocking playback and configures it: S16_LE interleaved, exact rate and
  * channels, the period nearest `*period_frames` (updated to what the device chose) and a buffer of
- * four periods. On failure *failed_setting names the setting (a static string).
+ * four periods (`*buffer_frames`: what the device granted). On failure *failed_setting names the
+ * setting (a static string).
  */
 int hb_pcm_open(const char *device, unsigned int rate, unsigned int channels, unsigned long *period_frames,
-                hb_pcm **pcm, const char **failed_setting);
+                unsigned long *buffer_frames, hb_pcm **pcm, const char **failed_setting);
 /*
  * Writes all `frames` interleaved frames, recovering from underruns (snd_pcm_recover); *recoveries
  * counts them. *written holds the frames accepted even on failure.

@@ -23,7 +23,7 @@ public final class AudioScheduler {
     public let sink: any PCMSink
     /// The clock deadlines are on.
     public let clock: any MonotonicClock
-    /// Frames kept queued on the device (default two periods).
+    /// Frames kept queued on the device (default: the buffer less one period).
     public let targetQueuedFrames: Int
     /// The mix of every sound.
     public private(set) var mixer: AudioMixer
@@ -41,11 +41,16 @@ public final class AudioScheduler {
     /// Frames written since the stream started: the mixer's frame count at the device.
     private var writtenFrames: Int { mixer.renderedFrames }
 
-    /// A scheduler writing to `sink`, keeping `targetQueuedFrames` (default two periods) queued.
+    /// A scheduler writing to `sink`, keeping `targetQueuedFrames` queued. The default keeps the
+    /// device's buffer full but for one period, the most a whole-period write can top up without
+    /// waiting for room: each service may then come that much late before the stream runs dry. A
+    /// deeper queue costs no precision (sounds are placed from the device delay), only the time
+    /// before a sound scheduled for "now" can start.
     public init(sink: any PCMSink, clock: any MonotonicClock, targetQueuedFrames: Int? = nil) {
         self.sink = sink
         self.clock = clock
-        self.targetQueuedFrames = max(1, targetQueuedFrames ?? 2 * sink.format.periodFrames)
+        let period = sink.format.periodFrames
+        self.targetQueuedFrames = max(1, targetQueuedFrames ?? max(period, sink.bufferFrames - period))
         mixer = AudioMixer(channels: sink.format.channels, sampleRate: sink.format.sampleRate)
     }
 

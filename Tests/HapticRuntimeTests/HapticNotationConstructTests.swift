@@ -103,12 +103,18 @@ final class HapticNotationConstructTests: XCTestCase {
         XCTAssertEqual(content.warnings.map(\.location), ["t.hnl:1:12"])
     }
 
-    func testADSRCurveStartsWithTheEventAndReturnsToFullIntensity() throws {
-        let result = try pattern(". 0.5s\ncontinuous 1s:\n  adsr: 0.2, 0.4, 0.5, 0.9")
+    /// Release falls to zero at the event's end; the control (a multiplier for what follows) is
+    /// set back to 1 from that instant on, so a tap after the envelope plays at full intensity.
+    func testADSRReleaseFallsToZeroAndLaterEventsPlayAtFullIntensity() throws {
+        let result = try pattern(". 0.5s\ncontinuous 1s:\n  adsr: 0.2, 0.4, 0.5, 0.9\nloud sharp")
         let curve = try XCTUnwrap(result.parameterCurves.first)
         XCTAssertEqual(curve.time, 0.5)
         assertNotationClose(curve.controlPointTimes, [0, 0.2, 0.4, 0.9, 1.0])
-        assertNotationClose(curve.controlPointValues, [0, 1, 0.5, 0.5, 1])
+        assertNotationClose(curve.controlPointValues, [0, 1, 0.5, 0.5, 0])
+        let timeline = ControlTimeline(pattern: result)
+        XCTAssertEqual(timeline.value(of: .hapticIntensityControl, at: 0.5 + 0.95), 0.25, accuracy: 1e-9, "half way down the release")
+        XCTAssertEqual(timeline.value(of: .hapticIntensityControl, at: 0.5 + 0.999), 0.005, accuracy: 1e-9)
+        XCTAssertEqual(timeline.value(of: .hapticIntensityControl, at: 1.5), 1, "back to 1 for the tap at the end")
     }
 
     func testRampWithConstantIntervalEndsWithAFinalPulseAtItsDuration() throws {

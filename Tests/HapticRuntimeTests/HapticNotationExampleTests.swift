@@ -67,18 +67,19 @@ final class HapticNotationExampleTests: XCTestCase {
         XCTAssertEqual(curve.id, .hapticIntensityControl)
         XCTAssertEqual(curve.time, 0)
         assertNotationClose(curve.controlPointTimes, [0, 0.1, 0.3, 2.0, 2.0])
-        assertNotationClose(curve.controlPointValues, [0, 1, 0.85, 0.85, 1])
+        assertNotationClose(curve.controlPointValues, [0, 1, 0.85, 0.85, 0])
     }
 
     func testADSRTableOfTheSeed() throws {
-        // Attack 0 → 0.2 s to 1.0, decay 0.2 → 0.6 s to 0.8, sustain 0.6 → 2.0 s at 0.8, ends at 2.0 s.
+        // Attack 0 → 0.2 s to 1.0, decay 0.2 → 0.6 s to 0.8, sustain 0.6 → 2.0 s at 0.8, ends at 2.0 s
+        // (release 1.0: no release phase, silence at the end).
         let pattern = try NotationTestSupport.example("adsr-envelope.hnl").pattern
         XCTAssertEqual(pattern.events[0].duration, 2)
         XCTAssertEqual(pattern.eventIntensities, [0.5], "continuous defaults to medium")
         XCTAssertEqual(pattern.eventSharpnesses, [0.5], "continuous defaults to balanced")
         let curve = try XCTUnwrap(pattern.parameterCurves.first)
         assertNotationClose(curve.controlPointTimes, [0, 0.2, 0.6, 2.0, 2.0])
-        assertNotationClose(curve.controlPointValues, [0, 1.0, 0.8, 0.8, 1])
+        assertNotationClose(curve.controlPointValues, [0, 1.0, 0.8, 0.8, 0])
     }
 
     func testSequencePlaysItemsAtItsInterval() throws {
@@ -152,7 +153,7 @@ final class HapticNotationExampleTests: XCTestCase {
         XCTAssertEqual(pattern.eventSharpnesses, [0.0])
         let curve = try XCTUnwrap(pattern.parameterCurves.first)
         assertNotationClose(curve.controlPointTimes, [0, 0.05, 0.1, 0.5, 0.5])
-        assertNotationClose(curve.controlPointValues, [0, 1, 0.8, 0.8, 1])
+        assertNotationClose(curve.controlPointValues, [0, 1, 0.8, 0.8, 0])
     }
 
     func testDefineASequence() throws {

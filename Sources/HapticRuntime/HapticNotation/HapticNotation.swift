@@ -92,7 +92,7 @@ public enum HapticNotation {
         let events = evaluator.events.enumerated()
             .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
-        let pattern = HapticPattern(version: nil, events: events, parameterCurves: evaluator.curves)
+        let pattern = HapticPattern(version: nil, events: events, parameters: evaluator.parameters, parameterCurves: evaluator.curves)
         return LoadedContent(format: .notation, pattern: pattern, warnings: parser.warnings + evaluator.warnings)
     }
 }

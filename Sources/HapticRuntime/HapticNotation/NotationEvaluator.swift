@@ -6,6 +6,7 @@ struct NotationEvaluator {
     let limits: HapticNotation.Limits
     private(set) var events: [HapticEvent] = []
     private(set) var curves: [ParameterCurve] = []
+    private(set) var parameters: [DynamicParameter] = []
     private(set) var warnings: [ContentWarning] = []
     private var steps = 0
     private var referenceDepth = 0
@@ -82,8 +83,9 @@ struct NotationEvaluator {
     }
 
     /// One continuous event; an envelope becomes an intensity-control curve through (0, 0), (a·D, 1),
-    /// (d·D, s), (r·D, s) and back to 1 at the end, because the control multiplies everything that
-    /// plays after it too.
+    /// (d·D, s), (r·D, s) and (D, 0): the release falls to silence at the end of the event. The
+    /// control multiplies everything that plays after it too, so a dynamic parameter puts it back to
+    /// 1 from the end on (at that instant the parameter, which started later, decides).
     private mutating func emitContinuous(
         _ block: ContinuousBlock, at start: Double, position: NotationPosition
     ) throws(HapticNotationError) {
@@ -100,8 +102,9 @@ struct NotationEvaluator {
             ControlPoint(time: envelope.attack * duration, value: 1),
             ControlPoint(time: envelope.decay * duration, value: envelope.sustain),
             ControlPoint(time: envelope.release * duration, value: envelope.sustain),
-            ControlPoint(time: duration, value: 1),
+            ControlPoint(time: duration, value: 0),
         ]))
+        parameters.append(DynamicParameter(.hapticIntensityControl, value: 1, time: start + duration))
     }
 
     /// Transients every interval while time is short of the duration, then one at the duration with the

@@ -186,6 +186,10 @@ public protocol Actuator: AnyObject {
     /// How long after `writePCM` its first sample leaves the output: the engine writes each PCM
     /// block this much ahead of its deadline. Actuators without PCM keep the default, zero.
     var pcmOutputLatency: Duration { get }
+    /// How long before its deadline `stop()` must be called for the output to stop on it: the bus
+    /// time of the stop's writes (DRV2605), zero where stopping takes effect at the call (a PCM
+    /// drop, which would cut drive still due if issued early).
+    var stopLead: Duration { get }
     /// Stops any output at once (sequence, real-time or PCM) without leaving the current power state.
     func stop() throws
     /// Reads the hardware's view: power, playing, faults.

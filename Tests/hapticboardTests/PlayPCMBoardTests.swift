@@ -60,6 +60,11 @@ final class PlayPCMBoardTests: XCTestCase {
         let transitions = try XCTUnwrap(summary["transitions"] as? [[String: Any]])
         XCTAssertEqual(transitions.first?["transition"] as? String, "wake")
         XCTAssertEqual(transitions.last?["to"] as? String, "standby")
+        // Every transition is measured against a real budget, standby (dropping the queue) included.
+        for transition in transitions {
+            XCTAssertGreaterThan(try XCTUnwrap(transition["budgetMicroseconds"] as? Double), 0, "\(transition)")
+            XCTAssertEqual(transition["overruns"] as? Int, 0, "\(transition)")
+        }
     }
 
     func testStatusWakesThePCMActuator() throws {

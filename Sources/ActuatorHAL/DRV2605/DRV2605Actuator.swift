@@ -214,6 +214,9 @@ public final class DRV2605Actuator: Actuator {
         }
     }
 
+    /// The bus time of the two stop writes.
+    public var stopLead: Duration { driver.wireTime(writes: Self.stopWriteCount) }
+
     /// GO ← 0 and RTP_INPUT ← 0, keeping the power state and mode.
     public func stop() throws {
         guard powerState != .off else { return }

@@ -17,6 +17,12 @@ public final class PCMActuator: Actuator {
     /// Budget for opening and configuring the device: USB audio interfaces take tens of
     /// milliseconds to accept hardware parameters; I2S codecs less.
     public static let wakeBudget = Duration.milliseconds(50)
+    /// Budget for dropping what is queued (`snd_pcm_drop`: one ioctl; a USB interface also
+    /// cancels its in-flight URBs, a millisecond at most).
+    public static let standbyBudget = Duration.milliseconds(1)
+    /// Budget for dropping and closing the device: closing a USB interface waits for its
+    /// endpoints to stop, a few milliseconds.
+    public static let sleepBudget = Duration.milliseconds(5)
 
     /// The actuator's name in the board file.
     public let name: String
@@ -47,13 +53,14 @@ public final class PCMActuator: Actuator {
     }
 
     /// Wake: the device open time; prepare: one period plus the output latency, so preparing
-    /// ahead by it leaves the stream ready before the first block is written; standby and sleep
-    /// drop what is queued, which costs nothing.
+    /// ahead by it leaves the stream ready before the first block is written; standby: dropping
+    /// the queue; sleep: dropping it and closing the device.
     public func budget(for transition: PowerTransition) -> Duration {
         switch transition {
         case .wake: Self.wakeBudget
         case .prepare: periodDuration + pcmOutputLatency
-        case .standby, .sleep: .zero
+        case .standby: Self.standbyBudget
+        case .sleep: Self.sleepBudget
         }
     }
 
@@ -154,6 +161,9 @@ public final class PCMActuator: Actuator {
         let frames = gap <= 0 ? 0 : Int((Double(gap) * Double(format.sampleRate) / 1e9).rounded())
         return [Int16](repeating: 0, count: min(frames, latencyFrames))
     }
+
+    /// A drop takes effect at the call.
+    public var stopLead: Duration { .zero }
 
     /// Drops whatever is queued; the stream stays open and ready.
     public func stop() throws {

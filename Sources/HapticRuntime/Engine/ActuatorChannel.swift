@@ -44,7 +44,7 @@ final class ActuatorChannel {
         case .amplitude: return (costKey("amplitude"), write)
         case .frequency: return (costKey("frequency"), write)
         case .pcm: return (costKey("pcm"), .zero)
-        case .stop: return (costKey("stop"), actuator.budget(for: .standby))
+        case .stop: return (costKey("stop"), actuator.stopLead)
         }
     }
 

@@ -55,12 +55,12 @@ final class PCMActuatorTests: XCTestCase {
         let lra = try actuator(clock: clock, on: sink)
         try lra.prepare(for: .pcm)
         try lra.writePCM([32767])
-        // Due two periods (256 frames) from now: a period to start the stream, then the device
-        // says the next frame plays 128 + 100 frames from now, so 28 more frames of silence.
+        // Due three periods (384 frames) from now: a period to start the stream, then the device
+        // says the next frame plays 128 + 100 frames from now, so 156 more frames of silence.
         let frames = sink.written.count / 4
-        XCTAssertEqual(frames, 128 + 28 + 1)
-        XCTAssertTrue(sink.written.prefix((128 + 28) * 4).allSatisfy { $0 == 0 })
-        XCTAssertEqual(sink.written[(128 + 28) * 4 + 2], 16384, "the drive's first frame, heard 256 frames from now")
+        XCTAssertEqual(frames, 128 + 156 + 1)
+        XCTAssertTrue(sink.written.prefix((128 + 156) * 4).allSatisfy { $0 == 0 })
+        XCTAssertEqual(sink.written[(128 + 156) * 4 + 2], 16384, "the drive's first frame, heard 384 frames from now")
     }
 
     func testALateWriteStillStartsTheRestartedDriveAtItsDeadline() throws {
@@ -68,7 +68,7 @@ final class PCMActuatorTests: XCTestCase {
         let sink = LateJoiningSink(format: format, joinDelay: 0)
         let lra = try actuator(clock: clock, on: sink)
         try lra.prepare(for: .pcm)
-        // Written 200 frames before its deadline instead of the usual 256: 128 to start the
+        // Written 200 frames before its deadline instead of the usual 384: 128 to start the
         // stream, then 72 more of silence.
         try lra.writePCM([32767], startingAt: clock.now + format.duration(ofFrames: 200))
         XCTAssertEqual(sink.written.count / 4, 200 + 1)
@@ -94,8 +94,8 @@ final class PCMActuatorTests: XCTestCase {
         XCTAssertThrowsError(try lra.prepare(for: .romSequence))
         try lra.prepare(for: .pcm)
         XCTAssertEqual(lra.powerState, .ready)
-        XCTAssertEqual(lra.pcmOutputLatency, format.duration(ofFrames: 256))
-        XCTAssertEqual(lra.budget(for: .prepare), format.duration(ofFrames: 128) + format.duration(ofFrames: 256))
+        XCTAssertEqual(lra.pcmOutputLatency, format.duration(ofFrames: 384))
+        XCTAssertEqual(lra.budget(for: .prepare), format.duration(ofFrames: 128) + format.duration(ofFrames: 384))
         try lra.sleep()
         XCTAssertEqual(lra.powerState, .off)
         try lra.prepare(for: .pcm)
@@ -111,12 +111,12 @@ final class PCMActuatorTests: XCTestCase {
         try lra.prepare(for: .pcm)
         try lra.writePCM([32767, -32768, 1000])
         let sink = try XCTUnwrap(sinks.opened.first)
-        // A stopped stream first gets the output latency (two periods) of silence.
-        XCTAssertEqual(sink.frameCount, 256 + 3)
-        XCTAssertTrue(sink.samples.prefix(256 * 4).allSatisfy { $0 == 0 })
+        // A stopped stream first gets the output latency (three periods) of silence.
+        XCTAssertEqual(sink.frameCount, 384 + 3)
+        XCTAssertTrue(sink.samples.prefix(384 * 4).allSatisfy { $0 == 0 })
         XCTAssertEqual(Array(sink.samples.suffix(12)), [0, 0, 16384, 16384, 0, 0, -16384, -16384, 0, 0, 500, 500])
         try lra.writePCM([2])
-        XCTAssertEqual(sink.frameCount, 256 + 4, "a running stream gets no more padding")
+        XCTAssertEqual(sink.frameCount, 384 + 4, "a running stream gets no more padding")
         XCTAssertTrue(try lra.status().isPlaying)
         try lra.stop()
         XCTAssertFalse(try lra.status().isPlaying)

@@ -6,7 +6,7 @@
 /// are mono, one per frame (the compiler's `.pcm` commands); they are scaled by the maximum
 /// amplitude and copied to every channel of the channel map, the device's other channels silent.
 ///
-/// Timing: the stream runs `pcmOutputLatency` (two periods) behind the writes. A write to a
+/// Timing: the stream runs `pcmOutputLatency` (three periods) behind the writes. A write to a
 /// stopped stream first queues silence up to then (measured with the device's delay), so a block
 /// written `pcmOutputLatency` before its deadline starts on it; blocks written on that schedule
 /// then follow back to back with the device queue never running dry between them.
@@ -30,9 +30,12 @@ public final class PCMActuator: Actuator {
     public let configuration: PCMActuatorConfiguration
     /// PCM drive, no ROM, no real-time amplitude (see `PCMActuatorConfiguration.capabilities`).
     public var capabilities: ActuatorCapabilities { configuration.capabilities }
-    /// Two periods: room for one late wake-up of the writer without an underrun.
+    /// Three periods, the four-period buffer less the block being written: the writer may wake
+    /// up to two periods late before the drive runs dry (the kernel lane's emulated board, on a
+    /// loaded host, ran the timing thread 21 ms — two of its periods — late and split a buzz
+    /// behind a two-period latency).
     public var pcmOutputLatency: Duration { configuration.format.duration(ofFrames: latencyFrames) }
-    private var latencyFrames: Int { 2 * configuration.format.periodFrames }
+    private var latencyFrames: Int { 3 * configuration.format.periodFrames }
     /// One period: the longest drive block that, written `pcmOutputLatency` ahead of its start,
     /// fits the four-period buffer beside what is still queued. A longer block would make the
     /// write wait for room on the engine's timing thread, delaying everything else it serves (the

@@ -1,3 +1,5 @@
+import ActuatorHAL
+
 extension DRV2605Model {
     /// The members of the family, told apart by STATUS.DEVICE_ID (bits 7:5).
     public enum Variant: Sendable, CaseIterable {
@@ -96,6 +98,18 @@ extension DRV2605Model {
             case .openLoopLRAPeriod: return hasLRAOpenLoopRegisters ? 0x7F : 0x00
             default: return 0xFF
             }
+        }
+    }
+}
+
+extension DRV2605Model.Variant {
+    /// The simulated part for a driver-side variant name (what a board file's `compatible` names).
+    public init(_ variant: DRV2605Variant) {
+        switch variant {
+        case .drv2605: self = .drv2605
+        case .drv2604: self = .drv2604
+        case .drv2604L: self = .drv2604L
+        case .drv2605L: self = .drv2605L
         }
     }
 }

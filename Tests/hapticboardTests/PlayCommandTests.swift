@@ -120,6 +120,22 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertEqual((summary["chips"] as? [[String: Any]])?.first?["enabled"] as? Bool, false)
     }
 
+    /// A ROM effect asked for on a chip without ROM is a clear error, not a stand-in tap.
+    func testAnEffectOnADRV2604IsRefusedNamingTheChip() throws {
+        let text = try String(contentsOfFile: BuiltCommand.path("Boards/sim.yml"), encoding: .utf8)
+            .replacingOccurrences(of: "ti,drv2605l", with: "ti,drv2604")
+            .replacingOccurrences(of: "library-sel: 6", with: "library-sel: 0")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("drv2604-\(UUID().uuidString).yml").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let run = try BuiltCommand().run(["play", "--fast", "--quiet", "--board", file, "--effect", "47"])
+        XCTAssertEqual(run.status, 1, run.output)
+        XCTAssertTrue(run.errorOutput.contains("--effect 47: actuator main is a DRV2604, which has no ROM effect library"), run.errorOutput)
+        // Other content plays on it, through real-time amplitude.
+        let taps = try BuiltCommand().run(["play", "--fast", "--quiet", "--json", "--board", file, "--notation", "loud sharp"])
+        XCTAssertEqual(taps.status, 0, taps.errorOutput)
+    }
+
     func testNoAudioLeavesAudioEventsOut() throws {
         let path = BuiltCommand.path("Examples/ahap/audio-custom.ahap")
         XCTAssertEqual(try play([path])["events"] as? Int, 4)

@@ -29,24 +29,30 @@ public final class DRV2605Actuator: Actuator {
     /// Whether the last `wake()` found the register file changed and wrote the configuration again.
     public private(set) var lastWakeReapplied = false
     private let maximumContinuousDrive: Duration?
+    /// The variant the board names, assumed until the chip identifies itself at its first wake.
+    public let expectedVariant: DRV2605Variant
 
     /// An actuator on `driver`, configured with `configuration` at wake; no I/O happens here.
+    /// `expectedVariant` (the board's `compatible`) decides the capabilities until the first wake
+    /// reads DEVICE_ID; from then on the chip that answered does.
     public init(
         name: String,
         driver: DRV2605,
         configuration: DRV2605Configuration,
         calibration: DRV2605CalibrationResult? = nil,
-        maximumContinuousDrive: Duration? = nil
+        maximumContinuousDrive: Duration? = nil,
+        expectedVariant: DRV2605Variant = .drv2605L
     ) {
         self.name = name
         self.driver = driver
         self.configuration = configuration
         self.calibration = calibration
         self.maximumContinuousDrive = maximumContinuousDrive
+        self.expectedVariant = expectedVariant
     }
 
-    /// The chip's variant once identified; before the first wake a DRV2605L is assumed.
-    private var variant: DRV2605Variant { driver.variant ?? .drv2605L }
+    /// The chip's variant: the one that answered once identified, else the one the board names.
+    public var variant: DRV2605Variant { driver.variant ?? expectedVariant }
 
     /// The registers this actuator's configuration gives the chip; `nil` when the configuration
     /// cannot be turned into registers for the variant (waking then throws why).

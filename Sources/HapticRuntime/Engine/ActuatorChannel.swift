@@ -6,7 +6,16 @@ final class ActuatorChannel {
     let name: String
     let actuator: any Actuator
     let idleTimeouts: IdleTimeouts
-    let compiler: PatternCompiler
+    /// The compiler for the actuator as it is now: a DRV2605 identifies its variant when it wakes,
+    /// so content is compiled against the chip that answered, not the one the board file names.
+    var compiler: PatternCompiler {
+        var capabilities = actuator.capabilities
+        capabilities.maximumContinuousDrive = maximumContinuousDrive
+        if capabilities != compiled.capabilities { compiled = PatternCompiler(capabilities: capabilities, options: compiled.options) }
+        return compiled
+    }
+    private var compiled: PatternCompiler
+    private let maximumContinuousDrive: Duration?
     var mixer: AmplitudeMixer
     /// Players with commands pending or output on this actuator.
     var activePlayers: Set<Int> = []
@@ -23,7 +32,8 @@ final class ActuatorChannel {
         options.modeSwitchCost = actuator.budget(for: .prepare)
         var capabilities = actuator.capabilities
         capabilities.maximumContinuousDrive = engineActuator.maximumContinuousDrive
-        compiler = PatternCompiler(capabilities: capabilities, options: options)
+        maximumContinuousDrive = engineActuator.maximumContinuousDrive
+        compiled = PatternCompiler(capabilities: capabilities, options: options)
         mixer = AmplitudeMixer(signed: capabilities.supportsSignedAmplitude)
         driveGuard = ContinuousDriveGuard(limit: engineActuator.maximumContinuousDrive)
     }

@@ -30,7 +30,8 @@ struct BoardActuator {
             driver: chip.driver,
             configuration: chip.configuration,
             calibration: calibration,
-            maximumContinuousDrive: chip.maximumContinuousDrive
+            maximumContinuousDrive: chip.maximumContinuousDrive,
+            expectedVariant: chip.variant
         )
         name = chip.name
         actuator = driver
@@ -62,14 +63,9 @@ struct BoardActuator {
     /// Whether a stored calibration is restored at wake (only DRV2605-class chips have one).
     var hasCalibration: Bool { drv2605?.calibration != nil }
 
-    /// What the compiler may ask of the actuator, without waking hardware: for a chip the
-    /// driver's view of the configuration, with the ROM library of the chip the board file names
-    /// (an unwoken driver has not read DEVICE_ID yet).
-    var configuredCapabilities: ActuatorCapabilities {
-        var capabilities = actuator.capabilities
-        if let chip { capabilities.romLibrary = chip.configuration.effectiveLibrary(on: chip.variant) }
-        return capabilities
-    }
+    /// What the compiler may ask of the actuator, without waking hardware: for a chip not yet
+    /// woken, the variant the board file names.
+    var configuredCapabilities: ActuatorCapabilities { actuator.capabilities }
 
     /// The options to compile for this actuator: mode switches planned at its prepare budget, PCM
     /// drive at its stream's rate in blocks its buffer takes without a wait.

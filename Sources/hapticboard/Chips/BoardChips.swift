@@ -123,8 +123,10 @@ struct BoardChips {
             }
             let driver: DRV2605
             var simulation: SimulatedBoard?
+            let variant = DRV2605Variant(compatible: actuator.compatible)
             if bus.device == BuiltInBoard.simName || simulatingEveryBus {
-                let simulated = SimulatedBoard(speedHz: bus.clockFrequency)
+                // The simulated chip is the part the board names, so a DRV2604 board plays as one.
+                let simulated = SimulatedBoard(variant: DRV2605Model.Variant(variant), speedHz: bus.clockFrequency)
                 simulation = simulated
                 driver = DRV2605(bus: simulated.bus, address: SimulatedBoard.chipAddress, enableLine: simulated.enableLine, clock: simulated.clock)
             } else {
@@ -134,7 +136,7 @@ struct BoardChips {
                 name: actuator.name,
                 driver: driver,
                 configuration: configuration,
-                variant: DRV2605Variant(compatible: actuator.compatible),
+                variant: variant,
                 maximumContinuousDrive: actuator.maxContinuousDriveMs.map { .milliseconds($0) },
                 simulation: simulation,
                 isStandIn: simulation != nil && bus.device != BuiltInBoard.simName

@@ -12,6 +12,8 @@ enum CommandLineError: Error, CustomStringConvertible {
     case nothingToLoop
     /// `--effect` outside the ROM's ids.
     case invalidEffect(Int)
+    /// `--effect` on an actuator whose chip has no ROM library (a DRV2604/DRV2604L, a PCM actuator).
+    case effectNeedsROM(effect: Int, actuator: String, chip: String)
     /// `--rate` not a positive number.
     case invalidRate(Double)
     /// `--late-tolerance` that is negative or not a number.
@@ -45,6 +47,8 @@ enum CommandLineError: Error, CustomStringConvertible {
             return "--loop: the content has no events to play"
         case .invalidEffect(let id):
             return "--effect \(id): DRV2605 ROM effect ids are 1–123"
+        case .effectNeedsROM(let effect, let actuator, let chip):
+            return "--effect \(effect): actuator \(actuator) is a \(chip), which has no ROM effect library (ROM effects need a DRV2605 or DRV2605L)"
         case .invalidRate(let rate):
             return "--rate \(rate): expected a positive playback rate such as 0.5, 1 or 2"
         case .invalidLateTolerance(let milliseconds):

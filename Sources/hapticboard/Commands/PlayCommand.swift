@@ -151,6 +151,11 @@ struct PlayCommand: ParsableCommand {
         // effect would then be dropped as late instead of played.
         // Content of sounds only has nothing for the actuators: they stay as they are.
         if content.items.contains(where: { $0.content.pattern.events.contains { $0.type.isHaptic } }) { try playback.wakeActuators() }
+        // Content is compiled against the chip that answered at wake: a ROM effect needs a ROM.
+        if let effect, let lacking = targets.first(where: { $0.actuator.capabilities.romLibrary == nil }) {
+            try? playback.finish()
+            throw CommandLineError.effectNeedsROM(effect: effect, actuator: lacking.name, chip: lacking.drv2605.map { "\($0.variant)" } ?? ActuatorDescription.pcmCompatible)
+        }
         playback.startTimingThread()
         let snapshot: (@Sendable () -> Void)? = liveView.map { view in { @Sendable in view.capture() } }
         let started = clock.now + Self.startDelay(for: targets)

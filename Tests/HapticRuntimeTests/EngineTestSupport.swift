@@ -17,12 +17,16 @@ final class EngineRig {
     let scheduler: DeadlineScheduler
     let engine: HapticEngine
 
-    init(idleTimeouts: IdleTimeouts = .default, maximumContinuousDrive: Duration? = nil, configuration: DRV2605Configuration = engineTestLRA, variant: DRV2605Model.Variant = .drv2605L, compilerOptions: CompilerOptions = CompilerOptions()) {
+    init(
+        idleTimeouts: IdleTimeouts = .default, maximumContinuousDrive: Duration? = nil, configuration: DRV2605Configuration = engineTestLRA,
+        variant: DRV2605Model.Variant = .drv2605L, compilerOptions: CompilerOptions = CompilerOptions(),
+        statusPollInterval: Duration? = EngineActuator.defaultStatusPollInterval
+    ) {
         board = SimulatedBoard(variant: variant)
         actuator = DRV2605Actuator(name: "main", driver: DRV2605(bus: board.bus, enableLine: board.enableLine, clock: board.clock), configuration: configuration)
         scheduler = DeadlineScheduler(clock: board.clock)
         engine = HapticEngine(
-            actuators: [EngineActuator(actuator, idleTimeouts: idleTimeouts, maximumContinuousDrive: maximumContinuousDrive)],
+            actuators: [EngineActuator(actuator, idleTimeouts: idleTimeouts, maximumContinuousDrive: maximumContinuousDrive, statusPollInterval: statusPollInterval)],
             clock: board.clock, scheduler: scheduler, compilerOptions: compilerOptions
         )
     }

@@ -19,8 +19,9 @@ final class SafetyTests: XCTestCase {
     }
 
     /// A started engine whose stopped and reset handlers record their calls.
-    private func startedRigRecordingHandlers() throws -> (EngineRig, Collected<HapticEngine.StoppedReason>, Collected<Bool>) {
-        let rig = EngineRig()
+    private func startedRigRecordingHandlers(statusPollInterval: Duration? = nil) throws -> (EngineRig, Collected<HapticEngine.StoppedReason>, Collected<Bool>) {
+        // Without status polls unless asked for, so the bus traffic is the content's alone.
+        let rig = EngineRig(statusPollInterval: statusPollInterval)
         let reasons = Collected<HapticEngine.StoppedReason>()
         let resets = Collected<Bool>()
         rig.engine.stoppedHandler = { reasons.append($0) }
@@ -102,5 +103,69 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(statuses.values, [143])
         rig.assertStoppedInStandby()
         XCTAssertFalse(rig.engine.isRunning)
+    }
+}
+
+/// Faults the chip reports while playing, and what the engine reads to know when output ends.
+final class FaultMonitoringTests: XCTestCase {
+    func testAnOverTemperatureWhilePlayingStopsTheEngineWithATypedFault() throws {
+        let rig = EngineRig(statusPollInterval: .milliseconds(20))
+        let reasons = Collected<HapticEngine.StoppedReason>()
+        rig.engine.stoppedHandler = { reasons.append($0) }
+        try rig.engine.start()
+        let player = try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 1))
+        try player.start(atTime: 0.1)
+        rig.run(until: 0.5)
+        XCTAssertGreaterThan(rig.drive(at: 0.5), 0.5)
+        // The die overheats: the chip stops its output and sets OVER_TEMP, which clears when read.
+        rig.board.chip.injectOverTemperature()
+        let injected = rig.now
+        rig.run(until: 0.6)
+        XCTAssertEqual(reasons.values, [.systemError])
+        guard case .actuatorFault("main", let faults)? = rig.engine.lastFault as? HapticEngineError else {
+            return XCTFail("\(String(describing: rig.engine.lastFault))")
+        }
+        XCTAssertEqual(faults, [.overTemperature])
+        XCTAssertFalse(player.isPlaying)
+        // Seen by the next poll: no RTP write after it.
+        let reads = rig.board.bus.log.filter { $0.time > injected && $0.operations == [.write([0x00]), .read(count: 1)] }
+        let seenAt = try XCTUnwrap(reads.first).time
+        XCTAssertLessThanOrEqual(seenAt - injected, .milliseconds(20))
+        XCTAssertTrue(rig.writes(to: 0x02).filter { $0.end > seenAt }.allSatisfy { $0.value == 0 }, "no drive after the fault")
+        rig.assertStoppedInStandby()
+    }
+
+    func testARomEffectPlaysUntilTheChipClearsGoNotForAnEstimate() throws {
+        // Effect 47 (Buzz 1) lasts 300 ms on the simulated chip; the compiler estimates 60 ms.
+        let rig = EngineRig()
+        let ended = Collected<MonotonicInstant>()
+        try rig.engine.start()
+        var event = TestPatterns.transient()
+        event.romCue = ROMCue(group: 1, lraSteps: [.effect(47)], ermSteps: [.effect(47)], duration: 0.06)
+        let player = try rig.engine.makeAdvancedPlayer(with: HapticPattern(events: [event]))
+        let clock = rig.board.clock
+        player.completionHandler = { _ in ended.append(clock.now) }
+        try player.start(atTime: 0.1)
+        rig.run(until: 1)
+        let go = try XCTUnwrap(rig.goTimes.first)
+        XCTAssertGreaterThan(rig.drive(at: go.seconds + 0.25), 0.5, "still buzzing 250 ms in: not stopped after the 60 ms estimate")
+        let end = try XCTUnwrap(ended.values.first)
+        XCTAssertGreaterThanOrEqual(end - go, .milliseconds(300), "the player ended when GO cleared")
+        XCTAssertLessThanOrEqual(end - go, .milliseconds(300) + HapticEngine.sequencePollInterval + .milliseconds(1))
+        XCTAssertEqual(rig.drive(at: 1), 0)
+    }
+
+    func testAWriteThatFailsWhileMutingIsAFaultNotSwallowed() throws {
+        let rig = EngineRig(statusPollInterval: nil)
+        let reasons = Collected<HapticEngine.StoppedReason>()
+        rig.engine.stoppedHandler = { reasons.append($0) }
+        try rig.engine.start()
+        try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 1)).start(atTime: 0.1)
+        rig.run(until: 0.5)
+        rig.board.bus.injectError(.noAcknowledge(bus: "sim", address: SimulatedBoard.chipAddress), onTransfer: 1)
+        rig.engine.isMutedForHaptics = true
+        XCTAssertEqual(reasons.values, [.systemError])
+        XCTAssertNotNil(rig.engine.lastFault)
+        XCTAssertEqual(rig.drive(at: rig.now.seconds), 0)
     }
 }

@@ -21,12 +21,19 @@ final class ActuatorChannel {
     var activePlayers: Set<Int> = []
     /// Pending automatic standby and sleep.
     var idleTokens: [ScheduledToken] = []
+    /// How often the status is read while players use the actuator; nil: never.
+    let statusPollInterval: Duration?
+    /// The next status read, while players use the actuator.
+    var statusPollToken: ScheduledToken?
+    /// A ROM trigger was issued and nothing has stopped it since: the chip may still be playing.
+    var sequenceMayRun = false
     var driveGuard: ContinuousDriveGuard
 
     init(_ engineActuator: EngineActuator, options: CompilerOptions) {
         name = engineActuator.name
         actuator = engineActuator.actuator
         idleTimeouts = engineActuator.idleTimeouts
+        statusPollInterval = engineActuator.statusPollInterval
         var options = options
         // Mode switches cost what the driver budgets for leaving standby into a mode.
         options.modeSwitchCost = actuator.budget(for: .prepare)

@@ -40,13 +40,18 @@ extension HapticEngine {
         case .prepare(let mode):
             let report = try actuator.prepare(for: mode)
             record(report, on: channel, automatic: true)
-            // A real transition (not a no-op) leaves the drive silent: RTP is zeroed on entry.
-            if report.from != report.to || report.elapsed > .zero { channel.mixer.written = 0 }
+            // A real transition (not a no-op) leaves the drive silent: RTP is zeroed on entry and
+            // a sequence stopped.
+            if report.from != report.to || report.elapsed > .zero {
+                channel.mixer.written = 0
+                channel.sequenceMayRun = false
+            }
         case .trigger(let steps):
             guard !isMutedForHaptics, !player.isMuted else { return }
             try actuator.play(effects: steps)
             // The sequencer replaced any streamed level.
             channel.mixer.written = 0
+            channel.sequenceMayRun = true
             cancelDriveCheck(on: channel)
         case .amplitude(let value):
             channel.mixer.set(player.isMuted ? 0 : value, for: player.id)
@@ -61,8 +66,7 @@ extension HapticEngine {
             guard !isMutedForHaptics, !player.isMuted else { return }
             try actuator.writePCM(samples, startingAt: deadline)
         case .stop:
-            try release(player, from: channel)
-            player.channelEnded(channel.name)
+            try endProgram(of: player, on: channel)
         }
     }
 
@@ -80,6 +84,17 @@ extension HapticEngine {
         }
     }
 
+    /// `writeMix` for a caller that cannot throw (a property setter): a failure goes to the fault
+    /// handling once the lock is released, as a failed scheduled action's would.
+    func writeMixReportingFaults(on channel: ActuatorChannel) {
+        do {
+            try writeMix(on: channel)
+        } catch {
+            let key = channel.costKey("mix")
+            later { [weak self] in self?.handleFault(error, costKey: key) }
+        }
+    }
+
     /// Takes `player` off `channel`: its level leaves the mix; the last player out stops the
     /// actuator and arms the idle timers. With `standby` (an explicit stop or cancel, a forced
     /// stop) the idle actuator goes to standby at once instead of after the standby timeout.
@@ -89,6 +104,8 @@ extension HapticEngine {
         if channel.activePlayers.isEmpty {
             channel.mixer = AmplitudeMixer(signed: channel.mixer.signed)
             cancelDriveCheck(on: channel)
+            cancelStatusPoll(on: channel)
+            channel.sequenceMayRun = false
             try channel.actuator.stop()
             if standby { record(try channel.actuator.standby(), on: channel, automatic: true) }
             armIdleTimers(on: channel)
@@ -102,6 +119,7 @@ extension HapticEngine {
         channel.activePlayers.insert(player.id)
         activePlayers[player.id] = player
         cancelIdleTimers(on: channel)
+        armStatusPoll(on: channel)
     }
 
     /// A player finished (ended, stopped or cancelled): when it was the last, tell the application.

@@ -49,13 +49,15 @@ public final class HapticEngine: @unchecked Sendable {
     private var playsHapticsOnlyValue = false
 
     /// No haptic output: players keep time but write zero amplitude and trigger nothing.
+    /// A write that fails (the level cannot be changed) is a fault like any action's: the engine
+    /// stops and reports it (`lastFault`, `stoppedHandler`).
     public var isMutedForHaptics: Bool {
         get { locked { mutedForHaptics } }
         set {
             locked {
                 mutedForHaptics = newValue
                 for channel in channels where !channel.activePlayers.isEmpty {
-                    try? writeMix(on: channel)
+                    writeMixReportingFaults(on: channel)
                 }
             }
         }
@@ -160,6 +162,22 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// Every cut by the continuous-drive limit, oldest first.
     public var driveLimitEvents: [DriveLimitEvent] { locked { driveLimits } }
+
+    /// The error behind the last stop the engine made on its own (`stoppedHandler` with
+    /// `.systemError` or `.deviceLost`): a bus error, a fault the chip reported
+    /// (`HapticEngineError.actuatorFault`), a write that failed while muting. Read it in the
+    /// handler to say what happened.
+    public var lastFault: (any Error)? { locked { fault } }
+    private var fault: (any Error)?
+
+    func recordFault(_ error: any Error) {
+        fault = error
+    }
+
+    /// Scheduled actions the engine ran on its own to watch the hardware while content played
+    /// (fault polls, ROM sequences polled to their end): not the content's commands.
+    public var monitoringActionCount: Int { locked { monitoringActions } }
+    var monitoringActions = 0
 
     // MARK: Players
 

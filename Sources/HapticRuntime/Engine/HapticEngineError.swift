@@ -20,6 +20,9 @@ public enum HapticEngineError: Error, CustomStringConvertible {
     case actuator(String, any Error)
     /// The engine cut the output: the actuator drove longer than its continuous-drive limit.
     case continuousDriveLimit(DriveLimitEvent)
+    /// The actuator's chip reported a fault that shut its output stage down (over-temperature,
+    /// over-current); the engine stopped everything.
+    case actuatorFault(String, Set<ActuatorFault>)
 
     /// What went wrong, naming the actuator, time or file.
     public var description: String {
@@ -42,6 +45,8 @@ public enum HapticEngineError: Error, CustomStringConvertible {
             return "actuator \(name): \(error)"
         case .continuousDriveLimit(let event):
             return event.description
+        case .actuatorFault(let name, let faults):
+            return "actuator \(name) reports \(faults.map(\.rawValue).sorted().joined(separator: " and ")): its output stage shut down; playback stopped"
         }
     }
 }

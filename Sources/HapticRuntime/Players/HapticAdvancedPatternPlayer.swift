@@ -14,10 +14,20 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
     }
 
     /// Speed factor (> 0) scaling every time and duration; a change applies at once from the
-    /// current position. Invalid values are ignored (see `setPlaybackRate` to get the error).
+    /// current position. Invalid values are ignored (see `setPlaybackRate` to get the error); an
+    /// actuator that fails while the player restarts at the new rate is a fault the engine stops
+    /// on and reports (`HapticEngine.lastFault`).
     public var playbackRate: Double {
         get { engine.locked { rateValue } }
-        set { try? setPlaybackRate(newValue) }
+        set {
+            do {
+                try setPlaybackRate(newValue)
+            } catch HapticEngineError.invalidPlaybackRate {
+                // Ignored, as Core Haptics ignores an out-of-range rate.
+            } catch {
+                engine.handleFault(error, costKey: "player/\(id)/rate")
+            }
+        }
     }
 
     /// Sets the playback rate, throwing for a value that is not a positive number.

@@ -75,7 +75,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
                 guard newValue else { return }
                 for channel in channels where channel.activePlayers.contains(id) {
                     channel.mixer.set(0, for: id)
-                    try? engine.writeMix(on: channel)
+                    engine.writeMixReportingFaults(on: channel)
                 }
             }
         }
@@ -378,6 +378,17 @@ public class HapticPatternPlayer: @unchecked Sendable {
     }
 
     // MARK: Called by the engine
+
+    /// Schedules an engine follow-up for this player at `instant` (a ROM sequence's end being
+    /// polled), kept with its pending commands so stopping, cancelling or replanning drops it.
+    func scheduleFollowUp(at instant: MonotonicInstant, key: String, _ action: @escaping (HapticPatternPlayer) throws -> Void) {
+        let entry = nextEntryNumber()
+        let token = engine.scheduleControl(at: instant, key: key) { [weak self] in
+            guard let self, self.fired(entry) else { return }
+            try action(self)
+        }
+        pending[entry] = Pending(token: token, time: .infinity)
+    }
 
     /// Whether the command `entry` is still wanted (it was not cancelled meanwhile); forgets it.
     func fired(_ entry: Int) -> Bool {

@@ -13,6 +13,8 @@ extension HapticEngine {
         var firstError: (any Error)? = haltAudio()
         for channel in channels {
             cancelIdleTimers(on: channel)
+            cancelStatusPoll(on: channel)
+            channel.sequenceMayRun = false
             if let token = channel.driveGuard.checkToken { scheduler.cancel(token) }
             channel.driveGuard = ContinuousDriveGuard(limit: channel.driveGuard.limit)
             channel.activePlayers = []
@@ -47,6 +49,7 @@ extension HapticEngine {
     /// `stoppedHandler(.deviceLost)` when it could not be stopped or re-initialised.
     func handleFault(_ error: any Error, costKey: String) {
         let (reason, reset) = locked { () -> (StoppedReason, Bool) in
+            recordFault(error)
             let failing = channels.first { costKey.hasPrefix($0.name + "/") }
             setRunning(false)
             _ = haltEverything()

@@ -116,6 +116,9 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
     var loopGain: Int?
     /// Longest continuous drive before the runtime forces a stop, in milliseconds.
     var maxContinuousDriveMs: Int?
+    /// How often the engine reads the chip's STATUS while it plays (faults stop playback), in
+    /// milliseconds; 0 turns it off. Default 100.
+    var statusPollMs: Int?
     /// The ALSA side of a `pcm-actuator`; nil for I2C chips.
     var pcm: PCMOutputDescription?
 
@@ -136,6 +139,7 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
         case feedbackBrakeFactor = "feedback-brake-factor"
         case loopGain = "loop-gain"
         case maxContinuousDriveMs = "max-continuous-drive-ms"
+        case statusPollMs = "status-poll-ms"
     }
 
     init(from decoder: any Decoder) throws {
@@ -162,6 +166,7 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
         feedbackBrakeFactor = try container.decodeIfPresent(Int.self, forKey: .feedbackBrakeFactor)
         loopGain = try container.decodeIfPresent(Int.self, forKey: .loopGain)
         maxContinuousDriveMs = try container.decodeIfPresent(Int.self, forKey: .maxContinuousDriveMs)
+        statusPollMs = try container.decodeIfPresent(Int.self, forKey: .statusPollMs)
     }
 }
 

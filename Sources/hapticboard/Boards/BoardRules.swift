@@ -172,6 +172,9 @@ struct BoardRules {
         if let gain = actuator.loopGain {
             check((0...3).contains(gain), "loop-gain", "expected 0...3, not \(gain)")
         }
+        if let interval = actuator.statusPollMs {
+            check(interval >= 0, "status-poll-ms", "expected milliseconds between STATUS reads (0: none), not \(interval)")
+        }
         if let limit = actuator.maxContinuousDriveMs {
             check(limit > 0, "max-continuous-drive-ms", "expected a positive number of milliseconds, not \(limit)")
         }

@@ -15,6 +15,9 @@ struct BoardActuator {
     var pcm: OpenedPCMActuator?
     /// The board file's `max-continuous-drive-ms`.
     var maximumContinuousDrive: Duration?
+    /// How often the engine reads the actuator's status while it plays; nil for none (a PCM
+    /// device reports no faults).
+    var statusPollInterval: Duration?
     /// The clock the actuator's hardware (or simulation) runs on.
     var clock: any MonotonicClock
 
@@ -38,6 +41,7 @@ struct BoardActuator {
         self.chip = chip
         drv2605 = driver
         maximumContinuousDrive = chip.maximumContinuousDrive
+        statusPollInterval = chip.statusPollInterval
         clock = chip.driver.clock
     }
 

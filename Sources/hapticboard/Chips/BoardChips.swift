@@ -1,5 +1,6 @@
 import ActuatorHAL
 import Foundation
+import HapticRuntime
 import HardwareMocks
 
 /// One DRV2605-class chip of a board, ready for register access.
@@ -13,6 +14,8 @@ struct OpenedChip {
     var variant: DRV2605Variant
     /// The board file's `max-continuous-drive-ms`.
     var maximumContinuousDrive: Duration?
+    /// The board file's `status-poll-ms` (nil when 0: no STATUS reads while playing).
+    var statusPollInterval: Duration?
     /// The simulated board behind the chip, when the bus is `sim`: its clock, chip model and drive.
     var simulation: SimulatedBoard?
     /// Whether `simulation` stands in for real hardware the board file describes.
@@ -138,6 +141,7 @@ struct BoardChips {
                 configuration: configuration,
                 variant: variant,
                 maximumContinuousDrive: actuator.maxContinuousDriveMs.map { .milliseconds($0) },
+                statusPollInterval: actuator.statusPollMs.map { $0 > 0 ? .milliseconds($0) : nil } ?? EngineActuator.defaultStatusPollInterval,
                 simulation: simulation,
                 isStandIn: simulation != nil && bus.device != BuiltInBoard.simName
             ))

@@ -17,11 +17,13 @@ final class EnginePlayback {
 
     /// Errors the engine reports on its own, for the command's error message.
     enum Failure: Error, CustomStringConvertible {
-        case engineStopped(HapticEngine.StoppedReason)
+        /// Why, and the fault behind it (a bus error, a fault the chip reported) when there is one.
+        case engineStopped(HapticEngine.StoppedReason, fault: (any Error)?)
 
         var description: String {
             switch self {
-            case .engineStopped(let reason): "the engine stopped: \(reason)"
+            case .engineStopped(let reason, let fault?): "the engine stopped (\(reason)): \(fault)"
+            case .engineStopped(let reason, nil): "the engine stopped: \(reason)"
             }
         }
     }
@@ -45,7 +47,9 @@ final class EnginePlayback {
         actuatorName = targets.count == 1 ? targets.first?.name : nil
         scheduler = DeadlineScheduler(clock: clock, latePolicy: latePolicy)
         engine = HapticEngine(
-            actuators: targets.map { EngineActuator($0.actuator, name: $0.name, idleTimeouts: idleTimeouts, maximumContinuousDrive: $0.maximumContinuousDrive) },
+            actuators: targets.map {
+                EngineActuator($0.actuator, name: $0.name, idleTimeouts: idleTimeouts, maximumContinuousDrive: $0.maximumContinuousDrive, statusPollInterval: $0.statusPollInterval)
+            },
             clock: clock,
             scheduler: scheduler,
             // One set of options for every actuator: PCM drive is rendered at the (first) PCM
@@ -53,7 +57,8 @@ final class EnginePlayback {
             compilerOptions: targets.first { $0.pcm != nil }?.compilerOptions ?? CompilerOptions()
         )
         let signal = finished
-        engine.stoppedHandler = { reason in signal.finish(Failure.engineStopped(reason)) }
+        let engine = self.engine
+        engine.stoppedHandler = { [weak engine] reason in signal.finish(Failure.engineStopped(reason, fault: engine?.lastFault)) }
     }
 
     /// Plays `patterns` in order; the first starts at `start` on the engine clock, or as soon as

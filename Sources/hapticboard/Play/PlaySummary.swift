@@ -39,6 +39,9 @@ struct PlaySummary: Encodable {
     /// Scheduled actions the engine ran: commands, mode switches, power and timer actions, and the
     /// sound stream's periodic top-ups while sounds play.
     var commands: Int
+    /// Status reads the engine made while playing (fault polls, ROM effects polled to their end),
+    /// not counted in `commands`.
+    var statusReads: Int
     /// Actions dispatched more than `lateTolerance` after their dispatch instant (from the
     /// scheduler's lateness histogram, to its 1/64 resolution).
     var late: Int
@@ -70,7 +73,8 @@ struct PlaySummary: Encodable {
         self.content = content.items.map(\.name)
         events = content.eventCount
         self.passes = passes
-        commands = metrics.dispatched - playback.auxiliaryActionCount
+        commands = metrics.dispatched - playback.auxiliaryActionCount - playback.engine.monitoringActionCount
+        statusReads = playback.engine.monitoringActionCount
         late = metrics.lateness.estimatedCount(above: Self.lateTolerance)
         dropped = metrics.droppedLate + metrics.resynced
         maximumLatenessMicroseconds = Self.microseconds(metrics.lateness.maximum)

@@ -23,4 +23,13 @@ public final class SimulatedBoard {
         chip = DRV2605Model(variant: variant, clock: clock, enableLine: enableLine)
         bus.attach(chip, at: Self.chipAddress)
     }
+
+    /// One chip of a larger simulated board (`SimulatedMuxBoard`): its parts, already wired, with
+    /// the bus and clock it shares with the others.
+    public init(clock: VirtualClock, bus: SimulatedI2CBus, enableLine: SimulatedOutputLine, chip: DRV2605Model) {
+        self.clock = clock
+        self.bus = bus
+        self.enableLine = enableLine
+        self.chip = chip
+    }
 }

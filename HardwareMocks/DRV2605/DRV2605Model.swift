@@ -41,9 +41,12 @@ import ActuatorHAL
 ///   read"); the datasheet says no such thing of OC_DETECT, so it stays latched until DEV_RESET or EN
 ///   low. An injected fault is a momentary event: output stops at once and any run ends (GO clears).
 /// - **VBAT** reports `supplyVoltage` (default 3.6 V) as V × 255 / 5.6.
+/// - **Broadcast address 0x58** (DRV2605L, TI E2E FAQ 1065455): `broadcastReceiver` is the chip
+///   as seen at 0x58 — writes land in the same register file as at 0x5A, so one GO there starts
+///   every DRV2605L on the wire. The other parts do not acknowledge it.
 /// - **Not modelled**: the DRV2604 RAM and its registers (its sequencer plays silence), the
-///   external trigger, PWM/analog and audio-to-vibe inputs, HI_Z, FB_STS, the broadcast address
-///   0x58, and the duration of DEV_RESET.
+///   external trigger, PWM/analog and audio-to-vibe inputs, HI_Z, FB_STS, and the duration of
+///   DEV_RESET.
 ///
 /// Like `SimulatedI2CBus`, the model is meant to be used from one thread at a time.
 public final class DRV2605Model: SimulatedI2CDevice {
@@ -127,6 +130,18 @@ public final class DRV2605Model: SimulatedI2CDevice {
     /// the libraries do not define. TI publishes no duration table: see `DRV2605ROMEffect`.
     public static func estimatedDuration(ofEffect id: UInt8) -> Duration {
         DRV2605ROMEffect.effect(id)?.estimatedDuration ?? .zero
+    }
+
+    /// The chip at the broadcast address 0x58: attach it there beside the chip at 0x5A.
+    public var broadcastReceiver: any SimulatedI2CDevice { BroadcastReceiver(chip: self) }
+
+    /// The chip as it answers 0x58: the same registers, acknowledged by the DRV2605L only.
+    private final class BroadcastReceiver: SimulatedI2CDevice {
+        unowned let chip: DRV2605Model
+        init(chip: DRV2605Model) { self.chip = chip }
+        var acknowledges: Bool { chip.variant == .drv2605L }
+        func receive(_ bytes: [UInt8]) throws(I2CError) { try chip.receive(bytes) }
+        func transmit(count: Int) throws(I2CError) -> [UInt8] { try chip.transmit(count: count) }
     }
 
     // MARK: SimulatedI2CDevice

@@ -140,6 +140,16 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertEqual(taps.status, 0, taps.errorOutput)
     }
 
+    /// Two DRV2605L chips behind one switch start content together: one broadcast write each.
+    func testBothGripsOfTheSimulatedControllerStartInTheSameTransfer() throws {
+        for content in ["Examples/ahap/transients.ahap", "Examples/ahap/continuous-envelopes.ahap"] {
+            let summary = try play(["--board", "sim-dual-grips", BuiltCommand.path(content)])
+            XCTAssertEqual(summary["actuators"] as? [String], ["left", "right"])
+            XCTAssertEqual(summary["onsetSpreadMicroseconds"] as? Double, 0, "\(content): \(summary)")
+            XCTAssertEqual((summary["chips"] as? [[String: Any]])?.count, 2)
+        }
+    }
+
     func testNoAudioLeavesAudioEventsOut() throws {
         let path = BuiltCommand.path("Examples/ahap/audio-custom.ahap")
         XCTAssertEqual(try play([path])["events"] as? Int, 4)

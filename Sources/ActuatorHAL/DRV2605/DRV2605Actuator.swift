@@ -207,6 +207,21 @@ public final class DRV2605Actuator: Actuator {
         }
     }
 
+    /// Prepares for ROM playback and loads `sequence` without setting GO: a broadcast GO then
+    /// starts several chips at once (`DRV2605Broadcast`).
+    func load(_ sequence: DRV2605Sequence) throws {
+        try prepare(for: .romSequence)
+        try driver.load(sequence)
+    }
+
+    /// Prepares for real-time playback and returns the RTP_INPUT byte for `amplitude`, for a
+    /// broadcast write of it (`DRV2605Broadcast`).
+    func preparedRealtimeByte(for amplitude: Double) throws -> UInt8 {
+        let value = try realtimeInput.register(amplitude: amplitude)
+        try prepare(for: .realtimeAmplitude)
+        return value
+    }
+
     /// Open-loop LRA on a chip with OL_LRA_PERIOD (DRV2605L, DRV2604L): writes the period for
     /// `hertz`. Closed loop follows resonance and older chips have no such register: those throw
     /// `ActuatorError.unsupported`.
@@ -273,21 +288,26 @@ public final class DRV2605Actuator: Actuator {
         try driver.writeRegister(.realtimeInput, realtimeInput.silence)
     }
 
-    /// Runs `body`; on any error tries to stop the output — over the bus, or failing that by
-    /// dropping EN — before rethrowing.
+    /// Runs `body`; on any error stops the output (`stopAfterFailure`) before rethrowing.
     private func stoppingOnFailure(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch {
-            do {
-                try stopOutput()
-            } catch {
-                if driver.enableLine != nil, (try? driver.disable()) != nil {
-                    powerState = .off
-                    preparedMode = nil
-                }
-            }
+            stopAfterFailure()
             throw error
+        }
+    }
+
+    /// Tries to stop the output over the bus, or failing that by dropping EN: what any failure
+    /// while driving ends with.
+    func stopAfterFailure() {
+        do {
+            try stopOutput()
+        } catch {
+            if driver.enableLine != nil, (try? driver.disable()) != nil {
+                powerState = .off
+                preparedMode = nil
+            }
         }
     }
 

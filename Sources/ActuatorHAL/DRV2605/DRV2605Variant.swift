@@ -21,22 +21,25 @@ public enum DRV2605Variant: String, Sendable, Hashable, CaseIterable, Codable, C
         /// RATED_VOLTAGE and OD_CLAMP after power-up or DEV_RESET (each part's register map).
         public var resetRatedVoltage: UInt8
         public var resetOverdriveClamp: UInt8
+        /// Answers the broadcast address 0x58 as well as 0x5A, so one write reaches every such
+        /// chip on the wire (TI E2E FAQ 1065455 documents it for the DRV2605L).
+        public var broadcastAddress: Bool
     }
 
     /// The family table, from each part's datasheet (STATUS register, register map):
     ///
-    /// | part | DEVICE_ID | ROM libraries | library F | waveform RAM | CONTROL5, OL_LRA_PERIOD | RATED_VOLTAGE, OD_CLAMP reset |
-    /// |---|---|---|---|---|---|---|
-    /// | DRV2605 (SLOS825) | 3 | A–E, LRA | no | no | no | 0x3F, 0x89 |
-    /// | DRV2604 (SLOS824) | 4 | no | no | yes | no | 0x3F, 0x89 |
-    /// | DRV2604L (SLOS866) | 6 | no | no | yes | yes | 0x3E, 0x8C |
-    /// | DRV2605L (SLOS854) | 7 | A–F, LRA | yes | no | yes | 0x3E, 0x8C |
+    /// | part | DEVICE_ID | ROM libraries | library F | waveform RAM | CONTROL5, OL_LRA_PERIOD | RATED_VOLTAGE, OD_CLAMP reset | broadcast 0x58 |
+    /// |---|---|---|---|---|---|---|---|
+    /// | DRV2605 (SLOS825) | 3 | A–E, LRA | no | no | no | 0x3F, 0x89 | no |
+    /// | DRV2604 (SLOS824) | 4 | no | no | yes | no | 0x3F, 0x89 | no |
+    /// | DRV2604L (SLOS866) | 6 | no | no | yes | yes | 0x3E, 0x8C | no (not documented) |
+    /// | DRV2605L (SLOS854) | 7 | A–F, LRA | yes | no | yes | 0x3E, 0x8C | yes |
     public var features: Features {
         switch self {
-        case .drv2605: Features(deviceID: 3, romLibrary: true, ermLibraryF: false, waveformRAM: false, openLoopPeriodRegister: false, resetRatedVoltage: 0x3F, resetOverdriveClamp: 0x89)
-        case .drv2604: Features(deviceID: 4, romLibrary: false, ermLibraryF: false, waveformRAM: true, openLoopPeriodRegister: false, resetRatedVoltage: 0x3F, resetOverdriveClamp: 0x89)
-        case .drv2604L: Features(deviceID: 6, romLibrary: false, ermLibraryF: false, waveformRAM: true, openLoopPeriodRegister: true, resetRatedVoltage: 0x3E, resetOverdriveClamp: 0x8C)
-        case .drv2605L: Features(deviceID: 7, romLibrary: true, ermLibraryF: true, waveformRAM: false, openLoopPeriodRegister: true, resetRatedVoltage: 0x3E, resetOverdriveClamp: 0x8C)
+        case .drv2605: Features(deviceID: 3, romLibrary: true, ermLibraryF: false, waveformRAM: false, openLoopPeriodRegister: false, resetRatedVoltage: 0x3F, resetOverdriveClamp: 0x89, broadcastAddress: false)
+        case .drv2604: Features(deviceID: 4, romLibrary: false, ermLibraryF: false, waveformRAM: true, openLoopPeriodRegister: false, resetRatedVoltage: 0x3F, resetOverdriveClamp: 0x89, broadcastAddress: false)
+        case .drv2604L: Features(deviceID: 6, romLibrary: false, ermLibraryF: false, waveformRAM: true, openLoopPeriodRegister: true, resetRatedVoltage: 0x3E, resetOverdriveClamp: 0x8C, broadcastAddress: false)
+        case .drv2605L: Features(deviceID: 7, romLibrary: true, ermLibraryF: true, waveformRAM: false, openLoopPeriodRegister: true, resetRatedVoltage: 0x3E, resetOverdriveClamp: 0x8C, broadcastAddress: true)
         }
     }
 

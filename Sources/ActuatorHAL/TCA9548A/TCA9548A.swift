@@ -71,9 +71,18 @@ public final class TCA9548A: @unchecked Sendable {
     func withChannelSelected<Result>(
         _ index: Int, _ body: (any I2CBus) throws(I2CError) -> Result
     ) throws(I2CError) -> Result {
+        try withChannelsSelected(mask: UInt8(1) << UInt8(index), body)
+    }
+
+    /// Connects the channels in `mask` at once — one electrical bus, so a write reaches every
+    /// device at its address on any of them — then runs `body` on the parent, with no other user
+    /// of this switch in between. For broadcasts; each channel's own transfers select it alone again.
+    public func withChannelsSelected<Result>(
+        mask: UInt8, _ body: (any I2CBus) throws(I2CError) -> Result
+    ) throws(I2CError) -> Result {
         lock.lock()
         defer { lock.unlock() }
-        try parent.write(address: address, [UInt8(1) << UInt8(index)])
+        try parent.write(address: address, [mask])
         return try body(parent)
     }
 }

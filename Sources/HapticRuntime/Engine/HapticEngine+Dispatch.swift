@@ -73,14 +73,110 @@ extension HapticEngine {
     /// Writes the mix to the actuator when it changed (zero while haptics are muted) and keeps the
     /// continuous-drive guard informed.
     func writeMix(on channel: ActuatorChannel) throws {
-        let target = isMutedForHaptics ? 0 : channel.mixer.mixed
+        let target = mixTarget(of: channel)
         guard target != channel.mixer.written else { return }
         try channel.actuator.setAmplitude(target)
+        noteWritten(target, on: channel)
+    }
+
+    /// The level `channel` should drive: its players' mix, zero while haptics are muted.
+    private func mixTarget(of channel: ActuatorChannel) -> Double {
+        isMutedForHaptics ? 0 : channel.mixer.mixed
+    }
+
+    /// `target` reached the actuator: remembered, and the continuous-drive guard told.
+    private func noteWritten(_ target: Double, on channel: ActuatorChannel) {
         channel.mixer.written = target
         if let check = channel.driveGuard.written(target, at: clock.now) {
             armDriveCheck(on: channel, at: check)
         } else if target == 0 {
             cancelDriveCheck(on: channel)
+        }
+    }
+
+    // MARK: Starting several actuators together
+
+    /// A trigger or amplitude due on several actuators at one deadline that one synchronizer can
+    /// start with one write.
+    struct Together {
+        var synchronizer: any ActuatorSynchronizer
+        var command: ActuatorCommand
+        var channels: [ActuatorChannel]
+    }
+
+    /// Groups `commands` (one per actuator, all due at one deadline) that `synchronizers` can start
+    /// together; returns the groups and the commands left to run one by one.
+    func together(_ commands: [(channel: ActuatorChannel, command: ActuatorCommand)]) -> (groups: [Together], rest: [(channel: ActuatorChannel, command: ActuatorCommand)]) {
+        var groups: [Together] = []
+        var rest = commands
+        for synchronizer in synchronizers {
+            let covered = Set(synchronizer.actuatorNames)
+            let candidates = rest.filter { covered.contains($0.channel.name) && Self.startsTogether($0.command) }
+            for command in Set(candidates.map(\.command)) {
+                let channels = candidates.filter { $0.command == command }.map(\.channel)
+                guard channels.count > 1 else { continue }
+                groups.append(Together(synchronizer: synchronizer, command: command, channels: channels))
+                rest.removeAll { entry in entry.command == command && channels.contains { $0 === entry.channel } }
+            }
+        }
+        return (groups, rest)
+    }
+
+    private static func startsTogether(_ command: ActuatorCommand) -> Bool {
+        switch command {
+        case .trigger, .amplitude: true
+        default: false
+        }
+    }
+
+    /// Schedules `group` for `player` to take effect at `deadline`, as one action.
+    func schedule(_ group: Together, at deadline: MonotonicInstant, for player: HapticPatternPlayer, entry: Int) -> ScheduledToken {
+        let names = group.channels.map(\.name)
+        let key = "together/" + names.joined(separator: "+")
+        let commandClass: CommandClass
+        let expected: Duration
+        switch group.command {
+        case .trigger(let steps):
+            commandClass = .transient
+            expected = group.synchronizer.startCost(effects: steps.count, actuators: names.count)
+        default:
+            commandClass = .stream(StreamID("\(key)/\(player.id)/amplitude"))
+            expected = group.synchronizer.startCost(effects: 0, actuators: names.count)
+        }
+        // Run under the engine's lock only, like every action (`UncheckedAction`).
+        let action = UncheckedAction { [weak self, weak player] in
+            guard let self, let player, player.fired(entry) else { return }
+            try self.perform(group, for: player)
+        }
+        return scheduler.schedule(at: deadline, class: commandClass, costKey: key + "/" + (commandClass == .transient ? "trigger" : "amplitude"), expectedCost: expected) { [weak self] in
+            try self?.locked { try action.action() }
+        }
+    }
+
+    private func perform(_ group: Together, for player: HapticPatternPlayer) throws {
+        let names = group.channels.map(\.name)
+        switch group.command {
+        case .trigger(let steps):
+            guard !isMutedForHaptics, !player.isMuted else { return }
+            try group.synchronizer.play(effects: steps, on: names)
+            for channel in group.channels {
+                channel.mixer.written = 0
+                channel.sequenceMayRun = true
+                cancelDriveCheck(on: channel)
+            }
+        case .amplitude(let value):
+            for channel in group.channels { channel.mixer.set(player.isMuted ? 0 : value, for: player.id) }
+            let targets = group.channels.map(mixTarget(of:))
+            if let target = targets.first, targets.allSatisfy({ $0 == target }) {
+                guard group.channels.contains(where: { $0.mixer.written != target }) else { return }
+                try group.synchronizer.setAmplitude(target, on: names)
+                for channel in group.channels { noteWritten(target, on: channel) }
+            } else {
+                // Other players mix differently into each: each gets its own level.
+                for channel in group.channels { try writeMix(on: channel) }
+            }
+        default:
+            break
         }
     }
 

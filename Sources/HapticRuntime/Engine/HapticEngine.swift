@@ -87,11 +87,20 @@ public final class HapticEngine: @unchecked Sendable {
     }
     private var autoShutdown = false
 
-    /// An engine driving `actuators` (names must be unique; later duplicates are ignored). The
-    /// engine takes the scheduler's `errorHandler`: action errors are its faults to handle.
-    public init(actuators: [EngineActuator], clock: any MonotonicClock, scheduler: DeadlineScheduler, compilerOptions: CompilerOptions = CompilerOptions()) {
+    /// Actuators the hardware can start together: a trigger or amplitude due on several of them at
+    /// one instant goes to the synchronizer as one action instead of one action per actuator.
+    let synchronizers: [any ActuatorSynchronizer]
+
+    /// An engine driving `actuators` (names must be unique; later duplicates are ignored), starting
+    /// content due on several at once together where `synchronizers` can. The engine takes the
+    /// scheduler's `errorHandler`: action errors are its faults to handle.
+    public init(
+        actuators: [EngineActuator], clock: any MonotonicClock, scheduler: DeadlineScheduler, compilerOptions: CompilerOptions = CompilerOptions(),
+        synchronizers: [any ActuatorSynchronizer] = []
+    ) {
         var seen = Set<String>()
         channels = actuators.filter { seen.insert($0.name).inserted }.map { ActuatorChannel($0, options: compilerOptions) }
+        self.synchronizers = synchronizers
         self.clock = clock
         self.scheduler = scheduler
         self.compilerOptions = compilerOptions

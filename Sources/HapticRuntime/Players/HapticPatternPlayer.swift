@@ -253,6 +253,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
     private func scheduleCommands(from replanTime: Double?) throws {
         guard let segment else { return }
         var emptyChannels: [ActuatorChannel] = []
+        // Commands by deadline, so those due on several actuators at once can start together.
+        var due: [MonotonicInstant: [(channel: ActuatorChannel, command: ActuatorCommand, time: Double)]] = [:]
         for channel in channels {
             guard let program = compiled[channel.name] else { continue }
             let sliced = ProgramSlice.commands(
@@ -269,9 +271,19 @@ public class HapticPatternPlayer: @unchecked Sendable {
                 }
             }
             for (command, deadline) in zip(sliced, deadlines) where command.time >= (replanTime ?? -.infinity) {
+                due[deadline, default: []].append((channel, command.command, command.time))
+            }
+        }
+        for (deadline, commands) in due {
+            let time = commands[0].time
+            let (groups, rest) = engine.together(commands.map { ($0.channel, $0.command) })
+            for group in groups {
                 let entry = nextEntryNumber()
-                let token = engine.schedule(command.command, on: channel, at: deadline, for: self, entry: entry)
-                pending[entry] = Pending(token: token, time: command.time)
+                pending[entry] = Pending(token: engine.schedule(group, at: deadline, for: self, entry: entry), time: time)
+            }
+            for (channel, command) in rest {
+                let entry = nextEntryNumber()
+                pending[entry] = Pending(token: engine.schedule(command, on: channel, at: deadline, for: self, entry: entry), time: time)
             }
         }
         for channel in emptyChannels {

@@ -110,12 +110,13 @@ struct BoardChips {
     }
 
     /// Opens the DRV260x chips (`compatible: ti,drv260…`) a board file lists, each with its
-    /// configuration. A bus whose device is `sim` is a simulated board with one chip; any other
-    /// bus is a Linux i2c-dev node, opened once however many chips and muxes sit on it.
+    /// configuration. A bus whose device is `sim` is simulated (`SimulatedBoardHardware`); any
+    /// other bus is a Linux i2c-dev node, opened once however many chips and muxes sit on it.
     static func open(_ file: BoardFile, simulatingEveryBus: Bool = false) throws(BoardChipsError) -> BoardChips {
         if let problem = BoardRules(file: file).problems().first { throw .boardFile(problem) }
         let description = file.description
         var hardware = LinuxBoardHardware()
+        var simulatedHardware = SimulatedBoardHardware(file: file)
         var chips: [OpenedChip] = []
         for (index, actuator) in description.actuators.enumerated() where actuator.compatible.hasPrefix("ti,drv260") {
             let configuration: DRV2605Configuration
@@ -129,9 +130,7 @@ struct BoardChips {
             let variant = DRV2605Variant(compatible: actuator.compatible)
             if bus.device == BuiltInBoard.simName || simulatingEveryBus {
                 // The simulated chip is the part the board names, so a DRV2604 board plays as one.
-                let simulated = SimulatedBoard(variant: DRV2605Model.Variant(variant), speedHz: bus.clockFrequency)
-                simulation = simulated
-                driver = DRV2605(bus: simulated.bus, address: SimulatedBoard.chipAddress, enableLine: simulated.enableLine, clock: simulated.clock)
+                (driver, simulation) = try simulatedHardware.driver(forActuatorAt: index, variant: variant, on: bus, behind: mux)
             } else {
                 driver = try hardware.driver(for: actuator, at: index, on: bus, behind: mux, in: file)
             }

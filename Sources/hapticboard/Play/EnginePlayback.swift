@@ -54,7 +54,9 @@ final class EnginePlayback {
             scheduler: scheduler,
             // One set of options for every actuator: PCM drive is rendered at the (first) PCM
             // actuator's stream rate.
-            compilerOptions: targets.first { $0.pcm != nil }?.compilerOptions ?? CompilerOptions()
+            compilerOptions: targets.first { $0.pcm != nil }?.compilerOptions ?? CompilerOptions(),
+            // Chips behind one switch that answer the broadcast address start together.
+            synchronizers: DRV2605Broadcast.groups(of: targets.compactMap(\.drv2605))
         )
         let signal = finished
         let engine = self.engine

@@ -59,6 +59,10 @@ struct PlaySummary: Encodable {
     var stoppedBy: String?
     /// On the sim board: each simulated chip after playback.
     var chips: [ChipState]
+    /// On a simulated board with several chips playing the same content: the largest difference
+    /// between the chips' onsets of the same event (the k-th time each chip's output rose from
+    /// silence), in microseconds; nil with one chip or when the chips played different content.
+    var onsetSpreadMicroseconds: Double?
     /// On a simulated PCM actuator: what its device played.
     var pcm: [PCMDriveState]
     /// The sound played beside the haptics; nil with `--no-audio` or without a sound output.
@@ -85,8 +89,24 @@ struct PlaySummary: Encodable {
         calibration = stored == 0 ? "none" : stored == targets.count ? "stored" : "stored for \(stored) of \(targets.count)"
         stoppedBy = signal.map(StopRequest.name(of:))
         chips = targets.compactMap { target in target.simulation.map { ChipState(name: target.name, $0.chip) } }
+        onsetSpreadMicroseconds = Self.onsetSpread(targets.compactMap { $0.simulation?.chip.drive }).map(Self.microseconds)
         pcm = targets.compactMap { $0.pcm.flatMap(PCMDriveState.init) }
         self.audio = audio
+    }
+
+    /// The largest spread between the chips' k-th onsets, when every chip has as many.
+    static func onsetSpread(_ drives: [DriveTimeline]) -> Duration? {
+        guard drives.count > 1 else { return nil }
+        let onsets = drives.map { drive in
+            zip([DriveTimeline.Change?.none] + drive.changes.map(Optional.some), drive.changes)
+                .filter { previous, change in (previous?.amplitude ?? 0) == 0 && change.amplitude != 0 }
+                .map(\.1.time)
+        }
+        guard let count = onsets.first?.count, count > 0, onsets.allSatisfy({ $0.count == count }) else { return nil }
+        return (0..<count).map { k in
+            let times = onsets.map { $0[k] }
+            return (times.max() ?? .zero) - (times.min() ?? .zero)
+        }.max()
     }
 
     /// Rounded to a tenth of a microsecond.
@@ -104,6 +124,7 @@ struct PlaySummary: Encodable {
         lines += pcm.map(\.text)
         if let audio { lines.append(audio.text) }
         for chip in chips { lines.append("chip \(chip.name): MODE \(chip.mode), RTP_INPUT \(chip.realtimeInput)\(chip.standby ? ", standby" : "")") }
+        if let onsetSpreadMicroseconds { lines.append("onsets on the chips differ by at most \(ContentSummary.number(onsetSpreadMicroseconds)) µs") }
         return lines.joined(separator: "\n")
     }
 }

@@ -268,7 +268,7 @@ final class EngineAudioTests: XCTestCase {
     func testPianoSoundsPlayAndWaitUntilFinishedWaitsForTheSound() throws {
         let audio = try makeRig()
         let piano = HapticPiano(engine: audio.rig.engine)
-        try piano.play([.sound(.file(name: "click.wav")), .waitUntilFinished, .hapticFeedback(.impact(.heavy))])
+        try piano.play([.sound(.file(name: "click", extension: "wav")), .waitUntilFinished, .hapticFeedback(.impact(.heavy))])
         audio.rig.run(until: 0.3)
         let schedule = piano.schedule
         XCTAssertEqual(schedule.count, 2)
@@ -282,7 +282,7 @@ final class EngineAudioTests: XCTestCase {
     func testAPianoSoundPlayedAgainRestartsInsteadOfPilingUp() throws {
         let audio = try makeRig()
         let piano = HapticPiano(engine: audio.rig.engine)
-        try piano.play([.sound(.file(name: "click.wav")), .wait(0.004), .sound(.file(name: "click.wav"))])
+        try piano.play([.sound(.file(name: "click", extension: "wav")), .wait(0.004), .sound(.file(name: "click", extension: "wav"))])
         audio.rig.run(until: 0.2)
         let start = try XCTUnwrap(piano.schedule.first).start
         let left = audio.sink.channel(0)

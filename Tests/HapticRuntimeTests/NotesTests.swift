@@ -8,6 +8,8 @@ final class NotesTests: XCTestCase {
         (.hapticFeedback(.impact(.light)), [.effect(3)], [.effect(8)], 1, 0.1),
         (.hapticFeedback(.impact(.medium)), [.effect(2)], [.effect(2)], 1, 0.1),
         (.hapticFeedback(.impact(.heavy)), [.effect(1)], [.effect(1)], 1, 0.1),
+        (.hapticFeedback(.impact(.soft)), [.effect(7)], [.effect(7)], 1, 0.1),
+        (.hapticFeedback(.impact(.rigid)), [.effect(4)], [.effect(4)], 1, 0.1),
         (.hapticFeedback(.notification(.success)), [.effect(2), .wait(.milliseconds(80)), .effect(1)], [.effect(2), .wait(.milliseconds(80)), .effect(1)], 2, 0.2),
         (.hapticFeedback(.notification(.warning)), [.effect(1), .wait(.milliseconds(130)), .effect(2)], [.effect(1), .wait(.milliseconds(130)), .effect(2)], 2, 0.25),
         (.hapticFeedback(.notification(.failure)),
@@ -81,7 +83,7 @@ final class NotesTests: XCTestCase {
             .hapticFeedback(.notification(.success)),
             .waitUntilFinished,
             .hapticFeedback(.selection),
-            .sound(.file(name: "beep.wav")),
+            .sound(.file(name: "beep", extension: "wav")),
             .waitUntilFinished,
             .tapticEngine(.pop),
         ])
@@ -128,7 +130,7 @@ final class NotesTests: XCTestCase {
         let notes = try NotesFile.parse(text, file: "hello.notes")
         XCTAssertEqual(notes, [
             .hapticFeedback(.impact(.heavy)), .wait(0.2), .hapticFeedback(.notification(.success)),
-            .waitUntilFinished, .sound(.file(name: "beep one.wav")), .tapticEngine(.tryAgain),
+            .waitUntilFinished, .sound(.file(name: "beep one", extension: "wav")), .tapticEngine(.tryAgain),
             .vibration(.alert), .wait(0.05),
         ])
     }
@@ -137,7 +139,7 @@ final class NotesTests: XCTestCase {
         let json = #"["impact.heavy", {"wait": 0.2}, "notification.success", "waitUntilFinished", {"sound": "a\"b.wav"}, "selection"]"#
         XCTAssertEqual(try NotesFile.parse(json, file: "x.json"), [
             .hapticFeedback(.impact(.heavy)), .wait(0.2), .hapticFeedback(.notification(.success)),
-            .waitUntilFinished, .sound(.file(name: "a\"b.wav")), .hapticFeedback(.selection),
+            .waitUntilFinished, .sound(.file(name: "a\"b", extension: "wav")), .hapticFeedback(.selection),
         ])
         XCTAssertEqual(try NotesFile.parse("  [ ]", file: "x.json"), [])
     }

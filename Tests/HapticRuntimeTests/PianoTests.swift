@@ -78,13 +78,17 @@ final class PianoTests: XCTestCase {
     func testExplicitWakePrepareAndSleep() throws {
         let rig = EngineRig()
         let piano = HapticPiano(engine: rig.engine)
-        try piano.wakeActuators()
+        try piano.wake()
         XCTAssertEqual(rig.actuator.powerState, .standby)
-        try piano.prepareActuators()
+        try piano.prepare()
         XCTAssertEqual(rig.actuator.powerState, .ready)
-        try piano.sleepActuators()
+        try piano.sleep()
         XCTAssertEqual(rig.actuator.powerState, .off)
-        XCTAssertEqual(rig.engine.powerTransitions.map(\.report.transition), [.wake, .prepare, .sleep])
+        // And by the seed's names.
+        try piano.wakeTapticEngine()
+        try piano.prepareTapticEngine()
+        try piano.putTapticEngineToSleep()
+        XCTAssertEqual(rig.engine.powerTransitions.map(\.report.transition), [.wake, .prepare, .sleep, .wake, .prepare, .sleep])
         XCTAssertTrue(rig.engine.powerTransitions.allSatisfy { !$0.automatic })
     }
 }

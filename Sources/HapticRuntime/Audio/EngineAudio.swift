@@ -126,17 +126,27 @@ public final class EngineAudio {
         return try? library.sound(forWaveform: path)
     }
 
+    /// A pattern of one AudioCustom event at 0 naming `path`.
+    private static func pattern(playing path: String) -> HapticPattern {
+        HapticPattern(events: [HapticEvent(type: .audioCustom, time: 0, waveformPath: path)])
+    }
+
     /// A fresh owner number for sounds scheduled outside players.
     func makeOwner() -> Int {
         lastOwner -= 1
         return lastOwner
     }
 
-    /// Schedules the sound file `name` to start at `instant`; returns its length in seconds, or
-    /// nil (recorded in `problems`) when it cannot be played.
-    func scheduleSound(named name: String, at instant: MonotonicInstant, owner: Int) -> Double? {
-        let pattern = HapticPattern(events: [HapticEvent(type: .audioCustom, time: 0, waveformPath: name)])
-        let sounds = sounds(for: pattern)
+    /// Schedules `sound` to start at `instant`; returns its length in seconds, or nil (recorded in
+    /// `problems`) when it cannot be played. A `.url` sound is read where the application put it.
+    func scheduleSound(_ sound: Note.Sound, at instant: MonotonicInstant, owner: Int) -> Double? {
+        let sounds: AudioPatternRenderer.RenderedSounds
+        if case .url(let url) = sound {
+            let folder = SoundLibrary(decoder: library.decoder, sampleRate: library.sampleRate, folder: url.deletingLastPathComponent())
+            sounds = renderer.sounds(for: Self.pattern(playing: url.lastPathComponent), from: folder)
+        } else {
+            sounds = self.sounds(for: Self.pattern(playing: sound.waveformPath))
+        }
         if let problem = sounds.problems.first {
             record(problem)
             return nil

@@ -120,14 +120,14 @@ extension HapticEngine {
         audio.replan(pattern, from: time, at: instant, owner: player)
     }
 
-    /// Plays the sound file `name` (a Piano `.sound` note) at `instant` for `owner`; returns its
-    /// length in seconds, or nil without a sound output, with `playsHapticsOnly`, or when the file
-    /// cannot be played (see `EngineAudio.problems`).
-    func playSound(named name: String, at instant: MonotonicInstant, owner: inout Int?) -> Double? {
+    /// Plays `sound` (a Piano `.sound` note) at `instant` for `owner`; returns its length in
+    /// seconds, or nil without a sound output, with `playsHapticsOnly`, or when the file cannot be
+    /// played (see `EngineAudio.problems`).
+    func playSound(_ sound: Note.Sound, at instant: MonotonicInstant, owner: inout Int?) -> Double? {
         guard let audio = audioOutput, !playsHapticsOnly else { return nil }
         let id = owner ?? audio.makeOwner()
         owner = id
-        let length = audio.scheduleSound(named: name, at: instant, owner: id)
+        let length = audio.scheduleSound(sound, at: instant, owner: id)
         if audio.serviceToken == nil { serviceAudio() }
         return length
     }

@@ -27,15 +27,31 @@ public final class SoundLibrary {
         self.init(decoder: decoder, sampleRate: sampleRate, folder: contentFile.absoluteURL.deletingLastPathComponent())
     }
 
-    /// The decoded sound `path` names.
+    /// Extensions tried, in order, for a name given without one (Piano's `.asset(name:)`).
+    public static let assetExtensions = ["wav", "flac", "ogg", "oga", "aiff"]
+
+    /// The decoded sound `path` names; a path without an extension that names no file is tried
+    /// with each of `assetExtensions`.
     /// - Throws: `AudioContentError.waveformPath` when the path is refused or missing, `.decoding`
     ///   when the decoder fails.
     public func sound(forWaveform path: String) throws(AudioContentError) -> DecodedSound {
         let url: URL
         switch AHAPWaveformResolver.resolve(path, inFolder: folder) {
         case .success(let resolved): url = resolved
-        case .failure(let problem): throw .waveformPath(path: path, problem: problem)
+        case .failure(let problem):
+            let asset = (path as NSString).pathExtension.isEmpty
+                ? Self.assetExtensions.lazy.compactMap({ try? AHAPWaveformResolver.resolve(path + "." + $0, inFolder: self.folder).get() }).first
+                : nil
+            guard let asset else { throw .waveformPath(path: path, problem: problem) }
+            url = asset
         }
+        return try sound(at: url)
+    }
+
+    /// The decoded sound file at `url`, wherever it is: for a sound the application names itself
+    /// (Piano's `.url`), not content, so no folder rule applies.
+    /// - Throws: `AudioContentError.decoding` when the decoder fails.
+    public func sound(at url: URL) throws(AudioContentError) -> DecodedSound {
         if let cached = cache[url] { return cached }
         do {
             let sound = try decoder.decode(contentsOf: url, sampleRate: sampleRate)

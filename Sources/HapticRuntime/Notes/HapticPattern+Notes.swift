@@ -16,8 +16,8 @@ extension HapticPattern {
                 now += seconds.isFinite ? max(0, seconds) : 0
             case .waitUntilFinished:
                 now = max(now, previousEnd)
-            case .sound(.file(let name)):
-                events.append(HapticEvent(type: .audioCustom, time: now, waveformPath: name))
+            case .sound(let sound):
+                events.append(HapticEvent(type: .audioCustom, time: now, waveformPath: sound.waveformPath))
                 previousEnd = now
             case .hapticFeedback, .tapticEngine, .vibration:
                 guard let mapping = NoteMapping.mapping(for: note) else { continue }

@@ -46,6 +46,18 @@ extension NoteMapping {
             rationale: "Strong Click 100 %"
         ),
         NoteMapping(
+            note: .hapticFeedback(.impact(.soft)), name: "impact.soft",
+            lraSteps: [.effect(7)], ermSteps: [.effect(7)],
+            events: [transient(0, 0.7, 0.1)], duration: 0.1,
+            rationale: "Soft Bump 100 %: a compliant, rounded collision"
+        ),
+        NoteMapping(
+            note: .hapticFeedback(.impact(.rigid)), name: "impact.rigid",
+            lraSteps: [.effect(4)], ermSteps: [.effect(4)],
+            events: [transient(0, 0.9, 1.0)], duration: 0.1,
+            rationale: "Sharp Click 100 %: a hard, small collision"
+        ),
+        NoteMapping(
             note: .hapticFeedback(.notification(.success)), name: "notification.success",
             lraSteps: [.effect(2), .wait(.milliseconds(80)), .effect(1)],
             ermSteps: [.effect(2), .wait(.milliseconds(80)), .effect(1)],
@@ -173,7 +185,9 @@ extension NoteMapping {
         case .hapticFeedback(.selection): ".hapticFeedback(.selection)"
         case .tapticEngine(let boom): ".tapticEngine(.\(boom.rawValue))"
         case .vibration(let vibration): ".vibration(.\(vibration.rawValue))"
-        case .sound(.file(let name)): ".sound(.file(name: \"\(name)\"))"
+        case .sound(.asset(let name)): ".sound(.asset(name: \"\(name)\"))"
+        case .sound(.file(let name, let fileExtension)): ".sound(.file(name: \"\(name)\", extension: \"\(fileExtension)\"))"
+        case .sound(.url(let url)): ".sound(.url(\(url.path)))"
         case .wait(let seconds): ".wait(\(CompactNumber.text(seconds)))"
         case .waitUntilFinished: ".waitUntilFinished"
         }

@@ -39,7 +39,7 @@ public enum NotesFile {
                     throw error(nameColumn + name.count, .missingValue(note: name))
                 }
                 let soundName = line.dropFirst(column - 1).trimmingTrailingWhitespace()
-                notes.append(.sound(.file(name: soundName)))
+                notes.append(.sound(.named(soundName)))
             default:
                 let note = try Self.note(named: name, at: error(nameColumn, .unknownNote(name)))
                 if let (extra, extraColumn) = rest.first { throw error(extraColumn, .unexpectedValue(extra)) }
@@ -79,7 +79,7 @@ public enum NotesFile {
                 case ("wait", _):
                     throw error(member.value.position, .invalidWait(member.value.typeName))
                 case ("sound", .string(let name)) where !name.isEmpty:
-                    notes.append(.sound(.file(name: name)))
+                    notes.append(.sound(.named(name)))
                 case ("sound", _):
                     throw error(member.value.position, .syntax("\"sound\" takes a non-empty file name string"))
                 default:

@@ -55,9 +55,9 @@ public final class HapticPiano: @unchecked Sendable {
                     cursor = cursor + .seconds(seconds.isFinite ? max(0, seconds) : 0)
                 case .waitUntilFinished:
                     cursor = max(cursor, previousEnd)
-                case .sound(.file(let name)):
+                case .sound(let sound):
                     // The engine's sound output plays it; without one it ends as it starts.
-                    let length = engine.playSound(named: name, at: cursor, owner: &soundOwner) ?? 0
+                    let length = engine.playSound(sound, at: cursor, owner: &soundOwner) ?? 0
                     let end = cursor + .nanoseconds(Int64((length * 1e9).rounded()))
                     scheduled.append(ScheduledNote(note: note, start: cursor, end: end))
                     previousEnd = end
@@ -102,18 +102,28 @@ public final class HapticPiano: @unchecked Sendable {
         if let firstError { throw firstError }
     }
 
-    /// Powers the actuators up ahead of time (Piano's `wakeTapticEngine`).
-    public func wakeActuators() throws {
+    /// Powers the actuators up ahead of time (Piano's `wakeTapticEngine`): off → standby, so the
+    /// first note does not pay the wake.
+    public func wake() throws {
         try engine.wakeActuators()
     }
 
-    /// Readies the actuators for playback (Piano's `prepareTapticEngine`).
-    public func prepareActuators() throws {
+    /// Readies the actuators for playback (Piano's `prepareTapticEngine`): standby → ready in the
+    /// mode notes most likely need, so the first note does not pay that either.
+    public func prepare() throws {
         try engine.prepareActuators()
     }
 
-    /// Turns the actuators off (Piano's `putTapticEngineToSleep`).
-    public func sleepActuators() throws {
+    /// Turns the actuators off (Piano's `putTapticEngineToSleep`). Not needed for power: idle
+    /// actuators go to standby and off on their own timeouts.
+    public func sleep() throws {
         try engine.sleepActuators()
     }
+
+    /// Piano's name for `wake()`.
+    public func wakeTapticEngine() throws { try wake() }
+    /// Piano's name for `prepare()`.
+    public func prepareTapticEngine() throws { try prepare() }
+    /// Piano's name for `sleep()`.
+    public func putTapticEngineToSleep() throws { try sleep() }
 }

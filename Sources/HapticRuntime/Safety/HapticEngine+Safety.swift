@@ -44,9 +44,10 @@ extension HapticEngine {
 
     /// An action failed on the timing thread (reported by the scheduler's `errorHandler` with the
     /// command's cost key `actuator/kind`). Every player stops and every actuator is made safe; the
-    /// failing chip is then power-cycled so its driver re-initialises it. The engine stops:
-    /// `stoppedHandler(.systemError)` and `resetHandler` when the chip came back,
-    /// `stoppedHandler(.deviceLost)` when it could not be stopped or re-initialised.
+    /// failing chip is then power-cycled so its driver re-initialises it. When the chip came back
+    /// the engine resets as Core Haptics' does: `stoppedHandler(.systemError)`, then the engine
+    /// runs again and `resetHandler` is called (players made before must be recreated). When it
+    /// could not be stopped or re-initialised the engine stays stopped: `stoppedHandler(.deviceLost)`.
     func handleFault(_ error: any Error, costKey: String) {
         let (reason, reset) = locked { () -> (StoppedReason, Bool) in
             recordFault(error)
@@ -58,7 +59,9 @@ extension HapticEngine {
             return (cameBack ? .systemError : .deviceLost, cameBack)
         }
         stoppedHandler?(reason)
-        if reset { resetHandler?() }
+        guard reset else { return }
+        locked { setRunning(true) }
+        resetHandler?()
     }
 
     /// Power-cycles a chip after a fault (off, then wake: the driver writes its configuration

@@ -182,22 +182,53 @@ int hb_deadline_sleeper_wait(int timer_fd, int wake_fd, int64_t deadline_ns, int
 int hb_deadline_sleeper_wake(int wake_fd);
 void hb_deadline_sleeper_close(int timer_fd, int wake_fd);
 
-/* ---------------------------------------------------------------- Emergency stop on fatal signals */
-
-/* Devices and writes per device the crash handler can hold. */
-#define HB_EMERGENCY_MAX_DEVICES 8
-#define HB_EMERGENCY_MAX_WRITES 4
+/* ---------------------------------------------------------------- Stop steps: what stops a chip when no Swift code can run */
 
 /*
- * Arms the crash handler for a device: on SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT it writes
- * `write_count` (register, value) pairs to `address` on the open i2c-dev descriptor `fd`, one
- * I2C_RDWR each, then re-raises the signal with its default action. EINVAL for bad arguments,
- * ENOSPC when HB_EMERGENCY_MAX_DEVICES are armed.
+ * How one step of a stop table goes to the kernel. The Swift side (ChipStop) picks the protocol from
+ * the adapter: I2C_RDWR where the adapter has plain I2C, SMBus commands where it speaks SMBus only.
  */
-int hb_emergency_arm(int fd, uint16_t address, const uint8_t *register_value_pairs, size_t write_count);
-/* Forgets every device armed on `fd` (call before closing it: the number may be reused). */
-void hb_emergency_disarm(int fd);
-/* Devices currently armed. */
+typedef enum hb_stop_protocol {
+    /* One I2C_RDWR transfer with a single write message of `length` (1 or 2) bytes to `address`. */
+    HB_STOP_I2C_WRITE = 1,
+    /* I2C_SLAVE `address`, then I2C_SMBUS "write byte" of bytes[0] (a TCA9548A's channel select). */
+    HB_STOP_SMBUS_WRITE_BYTE = 2,
+    /* I2C_SLAVE `address`, then I2C_SMBUS "write byte data": register bytes[0] <- bytes[1]. */
+    HB_STOP_SMBUS_WRITE_BYTE_DATA = 3,
+} hb_stop_protocol;
+
+/* One bus operation of a stop table, on the open i2c-dev descriptor `bus_fd`. */
+typedef struct hb_stop_step {
+    int32_t bus_fd;
+    uint16_t address;
+    uint8_t protocol;
+    uint8_t length;
+    uint8_t bytes[2];
+} hb_stop_step;
+
+/* Steps per chip: three register writes, behind up to five cascaded multiplexers. */
+#define HB_STOP_MAX_CHIP_STEPS 8
+/* Chips the crash handler can hold. */
+#define HB_STOP_MAX_CHIPS 8
+
+/*
+ * Issues one step with ioctls only, so a signal handler may call it. Returns 0 or
+ * errno (EINVAL for a step it does not know).
+ */
+int hb_stop_issue(const hb_stop_step *step);
+
+/* ---------------------------------------------------------------- Emergency stop on fatal signals */
+
+/*
+ * Arms the crash handler for one chip: on SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT it issues the
+ * chip's `count` steps in order (all on one bus descriptor), then re-raises the signal with its
+ * default action. EINVAL for bad arguments (no steps, more than HB_STOP_MAX_CHIP_STEPS, steps on
+ * different descriptors), ENOSPC when HB_STOP_MAX_CHIPS chips are armed.
+ */
+int hb_emergency_arm(const hb_stop_step *steps, size_t count);
+/* Forgets every chip armed on `bus_fd` (call before closing it: the number may be reused). */
+void hb_emergency_disarm(int bus_fd);
+/* Chips currently armed. */
 size_t hb_emergency_armed_count(void);
 
 #ifdef __cplusplus

@@ -34,6 +34,8 @@ enum BoardChipsError: Error, CustomStringConvertible {
     case enableLine(actuator: String, GPIOError)
     /// The crash handler that stops a chip if the process dies could not be armed.
     case emergencyStop(actuator: String, EmergencyStopError)
+    /// The writes that stop a chip after a crash could not be worked out.
+    case chipStop(actuator: String, ChipStopError)
 
     var description: String {
         switch self {
@@ -47,6 +49,8 @@ enum BoardChipsError: Error, CustomStringConvertible {
             return "actuator \(actuator): cannot request its enable line: \(error)"
         case .emergencyStop(let actuator, let error):
             return "actuator \(actuator): cannot arm the crash stop: \(error)"
+        case .chipStop(let actuator, let error):
+            return "actuator \(actuator): \(error)"
         }
     }
 }
@@ -128,7 +132,7 @@ struct BoardChips {
                 simulation = simulated
                 driver = DRV2605(bus: simulated.bus, address: SimulatedBoard.chipAddress, enableLine: simulated.enableLine, clock: simulated.clock)
             } else {
-                driver = try hardware.driver(for: actuator, at: index, on: bus, behind: mux, in: file)
+                driver = try hardware.driver(for: actuator, at: index, configuration: configuration, on: bus, behind: mux, in: file)
             }
             chips.append(OpenedChip(
                 name: actuator.name,

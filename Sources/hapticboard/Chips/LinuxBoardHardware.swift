@@ -5,10 +5,15 @@ import ActuatorHAL
 /// two file descriptors on one adapter would not serialise a switch select with its access.
 ///
 /// A crash must not leave a chip driving: each chip's stop table is armed in the crash handler as
-/// the chip is opened.
+/// the chip is opened, and `startCrashGuardian()` hands all of them, with the EN lines, to a
+/// guardian process that acts when this process dies of anything.
 struct LinuxBoardHardware {
     private var buses: [String: LinuxI2CBus] = [:]
     private var muxes: [String: TCA9548A] = [:]
+    /// The stop table of every chip opened, in board order.
+    private var chipStops: [ChipStop] = []
+    /// Where every chip's EN line is, in board order.
+    private var enableLines: [GPIOLineLocation] = []
     /// CLOCK_MONOTONIC, which every real device of the board runs on.
     let clock = SystemMonotonicClock()
 
@@ -53,7 +58,26 @@ struct LinuxBoardHardware {
         } catch {
             throw .emergencyStop(actuator: actuator.name, error)
         }
+        chipStops.append(stop)
+        if let enableLine {
+            do {
+                enableLines.append(try enableLine.location())
+            } catch {
+                throw .enableLine(actuator: actuator.name, error)
+            }
+        }
         return driver
+    }
+
+    /// Starts the crash guardian for every chip opened so far and their EN lines; nil when no real
+    /// chip was opened. The buses stay open as long as the chips' drivers do.
+    func startCrashGuardian() throws(BoardChipsError) -> CrashGuardian? {
+        guard !chipStops.isEmpty else { return nil }
+        do {
+            return try CrashGuardian.start(stopping: chipStops, enableLines: enableLines)
+        } catch {
+            throw .crashGuardian(error)
+        }
     }
 
     private mutating func linuxBus(_ description: BusDescription) throws(BoardChipsError) -> LinuxI2CBus {

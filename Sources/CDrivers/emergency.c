@@ -2,46 +2,44 @@
  * Emergency stop on a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT).
  *
  * When the process crashes, nothing in Swift may run: the handler below only walks a table of
- * pre-built register writes and hands each to the kernel with one I2C_RDWR ioctl on a descriptor
- * that is already open, then restores the default action and re-raises the signal so the process
- * still dies with its core dump and exit status. No allocation, no locks, no stdio: only ioctl,
- * sigaction and raise, which are plain system calls.
+ * pre-built stop steps (a multiplexer's channel select, then the chip's writes; stop_steps.c issues
+ * each with ioctls on a descriptor that is already open), then restores the default action and
+ * re-raises the signal so the process still dies with its core dump and exit status. No allocation,
+ * no locks, no stdio: only ioctl, sigaction and raise, which are plain system calls.
+ *
+ * This is the first line of defence for a crash; the crash guardian (guardian.c) is the one that
+ * also covers SIGKILL and the OOM killer, and drives the enable lines low once the process is gone.
  *
  * This file keeps global state on purpose (a signal handler can reach nothing else): a fixed table
- * filled by hb_emergency_arm before a device is published by incrementing the count.
+ * filled by hb_emergency_arm before a chip is published by incrementing the count.
  */
 #include "cdrivers.h"
 
 #include <errno.h>
-#include <linux/i2c-dev.h>
-#include <linux/i2c.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
-typedef struct emergency_device {
-    int fd;
-    uint16_t address;
-    size_t write_count;
-    uint8_t writes[HB_EMERGENCY_MAX_WRITES][2];
-} emergency_device;
+typedef struct emergency_chip {
+    /* The bus descriptor of every step; -1 once disarmed. */
+    int bus_fd;
+    size_t step_count;
+    hb_stop_step steps[HB_STOP_MAX_CHIP_STEPS];
+} emergency_chip;
 
-static emergency_device devices[HB_EMERGENCY_MAX_DEVICES];
-static volatile sig_atomic_t device_count = 0;
+static emergency_chip chips[HB_STOP_MAX_CHIPS];
+static volatile sig_atomic_t chip_count = 0;
 static volatile sig_atomic_t handlers_installed = 0;
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 #define FATAL_SIGNAL_COUNT (sizeof fatal_signals / sizeof fatal_signals[0])
 
 static void emergency_handler(int signal_number) {
-    sig_atomic_t count = device_count;
-    for (sig_atomic_t device = 0; device < count; device++) {
-        emergency_device *entry = &devices[device];
-        if (entry->fd < 0) continue;
-        for (size_t index = 0; index < entry->write_count; index++) {
-            struct i2c_msg message = { .addr = entry->address, .flags = 0, .len = 2, .buf = entry->writes[index] };
-            struct i2c_rdwr_ioctl_data transfer = { .msgs = &message, .nmsgs = 1 };
-            /* A failure cannot be reported from here; the next write is still worth trying. */
-            (void)ioctl(entry->fd, I2C_RDWR, &transfer);
+    sig_atomic_t count = chip_count;
+    for (sig_atomic_t chip = 0; chip < count; chip++) {
+        emergency_chip *entry = &chips[chip];
+        if (entry->bus_fd < 0) continue;
+        for (size_t index = 0; index < entry->step_count; index++) {
+            /* A failure cannot be reported from here; the next step is still worth trying. */
+            (void)hb_stop_issue(&entry->steps[index]);
         }
     }
     struct sigaction fallback;
@@ -65,38 +63,37 @@ static int install_handlers(void) {
     return 0;
 }
 
-int hb_emergency_arm(int fd, uint16_t address, const uint8_t *register_value_pairs, size_t write_count) {
-    if (fd < 0 || register_value_pairs == NULL || write_count == 0 || write_count > HB_EMERGENCY_MAX_WRITES) return EINVAL;
-    sig_atomic_t count = device_count;
-    if (count >= HB_EMERGENCY_MAX_DEVICES) return ENOSPC;
-    emergency_device *entry = &devices[count];
-    entry->fd = fd;
-    entry->address = address;
-    entry->write_count = write_count;
-    for (size_t index = 0; index < write_count; index++) {
-        entry->writes[index][0] = register_value_pairs[2 * index];
-        entry->writes[index][1] = register_value_pairs[2 * index + 1];
+int hb_emergency_arm(const hb_stop_step *steps, size_t count) {
+    if (steps == NULL || count == 0 || count > HB_STOP_MAX_CHIP_STEPS || steps[0].bus_fd < 0) return EINVAL;
+    for (size_t index = 1; index < count; index++) {
+        if (steps[index].bus_fd != steps[0].bus_fd) return EINVAL;
     }
+    sig_atomic_t armed = chip_count;
+    if (armed >= HB_STOP_MAX_CHIPS) return ENOSPC;
+    emergency_chip *entry = &chips[armed];
+    entry->bus_fd = steps[0].bus_fd;
+    entry->step_count = count;
+    memcpy(entry->steps, steps, count * sizeof *steps);
     int error = install_handlers();
     if (error != 0) return error;
     /* Published last: the handler never sees a half-filled entry. */
-    device_count = count + 1;
+    chip_count = armed + 1;
     return 0;
 }
 
-void hb_emergency_disarm(int fd) {
+void hb_emergency_disarm(int bus_fd) {
     /* Entries are disabled, not removed, so a concurrent handler never reads a moved entry. */
-    sig_atomic_t count = device_count;
-    for (sig_atomic_t device = 0; device < count; device++) {
-        if (devices[device].fd == fd) devices[device].fd = -1;
+    sig_atomic_t count = chip_count;
+    for (sig_atomic_t chip = 0; chip < count; chip++) {
+        if (chips[chip].bus_fd == bus_fd) chips[chip].bus_fd = -1;
     }
 }
 
 size_t hb_emergency_armed_count(void) {
     size_t armed = 0;
-    sig_atomic_t count = device_count;
-    for (sig_atomic_t device = 0; device < count; device++) {
-        if (devices[device].fd >= 0) armed++;
+    sig_atomic_t count = chip_count;
+    for (sig_atomic_t chip = 0; chip < count; chip++) {
+        if (chips[chip].bus_fd >= 0) armed++;
     }
     return armed;
 }

@@ -5,6 +5,7 @@
 #if HB_LIBGPIOD_API_MAJOR == 1
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -111,6 +112,14 @@ int hb_gpio_wait_edge(hb_gpio_line *line, int64_t timeout_ns, hb_gpio_edge *edge
     if (gpiod_line_event_read(line->line, &event) < 0) return current_errno();
     *edge = event.event_type == GPIOD_LINE_EVENT_RISING_EDGE ? HB_GPIO_EDGE_RISING : HB_GPIO_EDGE_FALLING;
     *timestamp_ns = (uint64_t)event.ts.tv_sec * 1000000000u + (uint64_t)event.ts.tv_nsec;
+    return 0;
+}
+
+int hb_gpio_line_location(hb_gpio_line *line, char *chip_path, size_t size, unsigned int *offset) {
+    /* libgpiod 1.x knows the chip by its kernel name (gpiochip0), whose device node is /dev/<name>. */
+    int written = snprintf(chip_path, size, "/dev/%s", gpiod_chip_name(line->chip));
+    if (written < 0 || (size_t)written >= size) return ENAMETOOLONG;
+    *offset = gpiod_line_offset(line->line);
     return 0;
 }
 

@@ -14,6 +14,8 @@ struct hb_gpio_line {
     struct gpiod_line_request *request;
     struct gpiod_edge_event_buffer *events;
     unsigned int offset;
+    /* The chip's device path, kept because the chip handle is closed once the line is requested. */
+    char *chip_path;
 };
 
 int hb_gpio_libgpiod_api_major(void) { return 2; }
@@ -134,6 +136,7 @@ int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int o
     errno = 0;
     struct gpiod_line_request *request = request_line(chip, offset, is_output, initial_value);
     int error = request == NULL ? current_errno() : 0;
+    char *path = request == NULL ? NULL : strdup(gpiod_chip_get_path(chip));
     /* A request holds its own descriptor and outlives the chip handle. */
     gpiod_chip_close(chip);
     if (request == NULL) {
@@ -143,8 +146,9 @@ int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int o
 
     struct hb_gpio_line *handle = malloc(sizeof *handle);
     struct gpiod_edge_event_buffer *events = is_output ? NULL : gpiod_edge_event_buffer_new(1);
-    if (handle == NULL || (!is_output && events == NULL)) {
+    if (handle == NULL || path == NULL || (!is_output && events == NULL)) {
         free(handle);
+        free(path);
         if (events != NULL) gpiod_edge_event_buffer_free(events);
         gpiod_line_request_release(request);
         *stage = HB_GPIO_STAGE_REQUEST;
@@ -153,6 +157,7 @@ int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int o
     handle->request = request;
     handle->events = events;
     handle->offset = offset;
+    handle->chip_path = path;
     *line = handle;
     return 0;
 }
@@ -193,10 +198,18 @@ int hb_gpio_wait_edge(hb_gpio_line *line, int64_t timeout_ns, hb_gpio_edge *edge
     return 0;
 }
 
+int hb_gpio_line_location(hb_gpio_line *line, char *chip_path, size_t size, unsigned int *offset) {
+    int written = snprintf(chip_path, size, "%s", line->chip_path);
+    if (written < 0 || (size_t)written >= size) return ENAMETOOLONG;
+    *offset = line->offset;
+    return 0;
+}
+
 void hb_gpio_release(hb_gpio_line *line) {
     if (line == NULL) return;
     gpiod_line_request_release(line->request);
     if (line->events != NULL) gpiod_edge_event_buffer_free(line->events);
+    free(line->chip_path);
     free(line);
 }
 

@@ -159,6 +159,7 @@ copy_with_libraries "$root/lane/bin" "$binaries/hapticboard"
 strip "$root"/lane/bin/hapticboard* 2>/dev/null || true
 cp "$repository/Boards/kernel-lane.yml" "$repository/Boards/kernel-lane-audio.yml" \
     "$repository/Examples/ahap/continuous-envelopes.ahap" "$root/lane/"
+cp "$lane/guest/long-buzz.ahap" "$root/lane/"
 cp "$lane/guest/sound-and-drive.ahap" "$root/lane/audio/"
 "$binaries/hapticboard-capture" burst "$root/lane/audio/burst.wav"
 cp "$lane/guest/asound.conf" "$root/etc/asound.conf"

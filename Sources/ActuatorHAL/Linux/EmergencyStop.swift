@@ -3,32 +3,23 @@ import SystemPackage
 
 /// Stops DRV2605-class chips when the process crashes.
 ///
-/// Armed per chip, it hands CDrivers' async-signal-safe handler the writes that silence the
-/// chip — RTP_INPUT ← 0, GO ← 0, MODE ← standby — built here once, so that on SIGSEGV, SIGBUS,
-/// SIGILL, SIGFPE or SIGABRT the handler only issues them on the already-open bus (one `I2C_RDWR`
-/// each) before the process dies. Orderly exits (stop, SIGINT, SIGTERM) go through the engine
-/// instead; this is the last line of defence for a crash, when no Swift code can run.
+/// Armed per chip with its `ChipStop` — a multiplexer's channel select first for a chip behind a
+/// TCA9548A, then GO ← 0, RTP_INPUT ← the format's silence, MODE ← standby; `I2C_RDWR` or SMBus as
+/// the adapter needs — it hands CDrivers' async-signal-safe handler the steps, so that on SIGSEGV,
+/// SIGBUS, SIGILL, SIGFPE or SIGABRT the handler only issues them on the already-open bus before
+/// the process dies. Orderly exits (stop, SIGINT, SIGTERM) go through the engine instead; deaths
+/// no handler sees (SIGKILL, the OOM killer) are `CrashGuardian`'s, which also drives the enable
+/// lines low once the process is gone.
 public enum EmergencyStop {
-    /// The writes issued on a crash, in order: stop real-time drive, stop the sequencer, standby.
-    public static let drv2605Writes: [(register: DRV2605Register, value: UInt8)] = [
-        (.realtimeInput, 0),
-        (.go, 0),
-        (.mode, 0x40),
-    ]
-
-    /// Arms the crash handler for the DRV2605 at `address` on `bus`. The bus disarms itself when
-    /// it is released.
-    public static func arm(bus: LinuxI2CBus, address: I2CAddress) throws(EmergencyStopError) {
-        try arm(descriptor: bus.descriptor, address: address, busName: bus.name)
-    }
-
-    /// Arms on a raw descriptor (the bus's, or a test's).
-    static func arm(descriptor: CInt, address: I2CAddress, busName: String) throws(EmergencyStopError) {
-        let pairs = drv2605Writes.flatMap { [$0.register.rawValue, $0.value] }
-        let error = pairs.withUnsafeBufferPointer { buffer in
-            hb_emergency_arm(descriptor, UInt16(address.rawValue), buffer.baseAddress, drv2605Writes.count)
+    /// Arms the crash handler for `stop`'s chip. Its bus disarms itself when it is released.
+    /// - Throws: `EmergencyStopError` with ENOSPC when `HB_STOP_MAX_CHIPS` chips are armed, EINVAL
+    ///   for a closed bus.
+    public static func arm(_ stop: ChipStop) throws(EmergencyStopError) {
+        let steps = stop.cSteps
+        let error = steps.withUnsafeBufferPointer { buffer in
+            hb_emergency_arm(buffer.baseAddress, buffer.count)
         }
-        guard error == 0 else { throw EmergencyStopError(bus: busName, address: address, errno: Errno(rawValue: error)) }
+        guard error == 0 else { throw EmergencyStopError(bus: stop.busName, address: stop.chipAddress, errno: Errno(rawValue: error)) }
     }
 
     /// Forgets every chip armed on `bus`.

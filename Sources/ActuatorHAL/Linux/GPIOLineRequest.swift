@@ -44,6 +44,16 @@ final class GPIOLineRequest {
         return LineLevel(value != 0)
     }
 
+    /// The chip device and offset the request holds, whether the line was named or given by chip
+    /// and offset.
+    func location() throws(GPIOError) -> GPIOLineLocation {
+        var path = [CChar](repeating: 0, count: 256)
+        var offset: CUnsignedInt = 0
+        let error = hb_gpio_line_location(handle, &path, path.count, &offset)
+        guard error == 0 else { throw .io(line: line.description, operation: "locate", errno: Errno(rawValue: error)) }
+        return GPIOLineLocation(chipPath: String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), offset: offset)
+    }
+
     func waitForEdge(timeout: Duration) throws(GPIOError) -> EdgeEvent? {
         var edge = HB_GPIO_EDGE_NONE
         var timestamp: UInt64 = 0

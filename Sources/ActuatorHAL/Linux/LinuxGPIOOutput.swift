@@ -18,6 +18,12 @@ public final class LinuxGPIOOutput: DigitalOutput {
     /// The line as the board named it (`GPIO17`, `gpiochip0:17`).
     public var name: String { request.line.description }
 
+    /// The chip device and offset of the line held, for the crash guardian.
+    /// - Throws: `GPIOError.io` when the location does not fit a path buffer.
+    public func location() throws(GPIOError) -> GPIOLineLocation {
+        try request.location()
+    }
+
     /// Drives the line to `level`.
     public func set(_ level: LineLevel) throws(GPIOError) {
         try request.set(level)

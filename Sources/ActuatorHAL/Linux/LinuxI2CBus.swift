@@ -16,7 +16,7 @@ public final class LinuxI2CBus: I2CBus {
     /// Whether transactions go out as SMBus byte-data commands because the adapter has no
     /// plain-I2C transfers but does have SMBus byte data.
     public let usesSMBusRegisterAccess: Bool
-    /// The open i2c-dev descriptor; `EmergencyStop` arms the crash handler on it.
+    /// The open i2c-dev descriptor; `EmergencyStop` and `CrashGuardian` issue stop steps on it.
     let descriptor: CInt
 
     /// Opens the i2c-dev node at `path`.

@@ -67,9 +67,10 @@ public final class TCA9548A: @unchecked Sendable {
         return mask
     }
 
-    /// Selects only channel `index`, then runs `body`, with no other user of this switch in between.
+    /// Writes `mask` (one channel's `TCA9548AChannel.selectMask`), then runs `body`, with no other
+    /// user of this switch in between.
     func withChannelSelected<Result>(
-        _ index: Int, _ body: (any I2CBus) throws(I2CError) -> Result
+        _ mask: UInt8, _ body: (any I2CBus) throws(I2CError) -> Result
     ) throws(I2CError) -> Result {
         try withChannelsSelected(mask: UInt8(1) << UInt8(index), body)
     }

@@ -20,6 +20,9 @@ public final class TCA9548AChannel: I2CBus, @unchecked Sendable {
         self.name = "\(mux.name)/ch\(index)"
     }
 
+    /// The control byte that connects this channel, and only it.
+    public var selectMask: UInt8 { UInt8(1) << UInt8(index) }
+
     /// The parent's clock rate: the switch passes SCL through.
     public var speedHz: Int { mux.parent.speedHz }
 
@@ -31,7 +34,7 @@ public final class TCA9548AChannel: I2CBus, @unchecked Sendable {
     /// Selects this channel (one write to the switch), then performs `operations` on the parent;
     /// both happen under the switch's lock.
     public func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
-        try mux.withChannelSelected(index) { parent throws(I2CError) in
+        try mux.withChannelSelected(selectMask) { parent throws(I2CError) in
             try parent.transaction(address: address, operations)
         }
     }

@@ -87,6 +87,12 @@ int hb_gpio_get_value(hb_gpio_line *line, int *value);
  */
 int hb_gpio_wait_edge(hb_gpio_line *line, int64_t timeout_ns, hb_gpio_edge *edge, uint64_t *timestamp_ns);
 void hb_gpio_release(hb_gpio_line *line);
+/*
+ * Where a requested line lives: the path of its GPIO chip's character device (/dev/gpiochipN, at
+ * most `size` bytes with the NUL, else ENAMETOOLONG) and its offset there, whether it was requested
+ * by name or by chip and offset. The crash guardian requests the line itself through this path.
+ */
+int hb_gpio_line_location(hb_gpio_line *line, char *chip_path, size_t size, unsigned int *offset);
 
 /* ---------------------------------------------------------------- ALSA PCM playback */
 
@@ -183,23 +189,104 @@ int hb_deadline_sleeper_wait(int timer_fd, int wake_fd, int64_t deadline_ns, int
 int hb_deadline_sleeper_wake(int wake_fd);
 void hb_deadline_sleeper_close(int timer_fd, int wake_fd);
 
-/* ---------------------------------------------------------------- Emergency stop on fatal signals */
-
-/* Devices and writes per device the crash handler can hold. */
-#define HB_EMERGENCY_MAX_DEVICES 8
-#define HB_EMERGENCY_MAX_WRITES 4
+/* ---------------------------------------------------------------- Stop steps: what stops a chip when no Swift code can run */
 
 /*
- * Arms the crash handler for a device: on SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT it writes
- * `write_count` (register, value) pairs to `address` on the open i2c-dev descriptor `fd`, one
- * I2C_RDWR each, then re-raises the signal with its default action. EINVAL for bad arguments,
- * ENOSPC when HB_EMERGENCY_MAX_DEVICES are armed.
+ * How one step of a stop table goes to the kernel. The Swift side (ChipStop) picks the protocol from
+ * the adapter: I2C_RDWR where the adapter has plain I2C, SMBus commands where it speaks SMBus only.
  */
-int hb_emergency_arm(int fd, uint16_t address, const uint8_t *register_value_pairs, size_t write_count);
-/* Forgets every device armed on `fd` (call before closing it: the number may be reused). */
-void hb_emergency_disarm(int fd);
-/* Devices currently armed. */
+typedef enum hb_stop_protocol {
+    /* One I2C_RDWR transfer with a single write message of `length` (1 or 2) bytes to `address`. */
+    HB_STOP_I2C_WRITE = 1,
+    /* I2C_SLAVE `address`, then I2C_SMBUS "write byte" of bytes[0] (a TCA9548A's channel select). */
+    HB_STOP_SMBUS_WRITE_BYTE = 2,
+    /* I2C_SLAVE `address`, then I2C_SMBUS "write byte data": register bytes[0] <- bytes[1]. */
+    HB_STOP_SMBUS_WRITE_BYTE_DATA = 3,
+    /* Recorded by a recording guardian only: line `address` of the GPIO chip `bus_fd` driven low. */
+    HB_STOP_LINE_LOW = 4,
+} hb_stop_protocol;
+
+/* One bus operation of a stop table, on the open i2c-dev descriptor `bus_fd`. */
+typedef struct hb_stop_step {
+    int32_t bus_fd;
+    uint16_t address;
+    uint8_t protocol;
+    uint8_t length;
+    uint8_t bytes[2];
+} hb_stop_step;
+
+/* Steps per chip: three register writes, behind up to five cascaded multiplexers. */
+#define HB_STOP_MAX_CHIP_STEPS 8
+/* Chips the crash handler and a guardian can hold. */
+#define HB_STOP_MAX_CHIPS 8
+/* Enable lines a guardian can hold. */
+#define HB_STOP_MAX_LINES HB_STOP_MAX_CHIPS
+
+/*
+ * Issues one step with ioctls only, so a signal handler or a forked child may call it. Returns 0 or
+ * errno (EINVAL for a step it does not know).
+ */
+int hb_stop_issue(const hb_stop_step *step);
+
+/* ---------------------------------------------------------------- Emergency stop on fatal signals */
+
+/*
+ * Arms the crash handler for one chip: on SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT it issues the
+ * chip's `count` steps in order (all on one bus descriptor), then re-raises the signal with its
+ * default action. EINVAL for bad arguments (no steps, more than HB_STOP_MAX_CHIP_STEPS, steps on
+ * different descriptors), ENOSPC when HB_STOP_MAX_CHIPS chips are armed.
+ */
+int hb_emergency_arm(const hb_stop_step *steps, size_t count);
+/* Forgets every chip armed on `bus_fd` (call before closing it: the number may be reused). */
+void hb_emergency_disarm(int bus_fd);
+/* Chips currently armed. */
 size_t hb_emergency_armed_count(void);
+
+/* ---------------------------------------------------------------- Crash guardian */
+
+/* An enable line the guardian drives low: line `offset` of the GPIO character device `chip_path`. */
+typedef struct hb_guardian_line {
+    const char *chip_path;
+    uint32_t offset;
+} hb_guardian_line;
+
+/* A running guardian: its process, this process's end of the channel and its early warning. */
+typedef struct hb_guardian hb_guardian;
+
+/* The guardian's exit statuses. */
+#define HB_GUARDIAN_EXIT_DISARMED 0
+#define HB_GUARDIAN_EXIT_STOPPED 1
+#define HB_GUARDIAN_EXIT_STOP_INCOMPLETE 2
+
+/*
+ * Forks the crash guardian (guardian.c explains the design) and starts the thread whose lock warns
+ * it early (guardian_sentinel.c). The guardian holds the channel, the bus descriptors of `steps` and
+ * each line's GPIO chip device, and nothing else. When this process starts to die without
+ * hb_guardian_finish(…, disarm = 1, …) it issues `steps` in order; once the process is gone it
+ * issues them again, drives every line low through the GPIO character device and exits. With `record_fd` >= 0 (tests) it issues nothing and
+ * writes one hb_stop_step per step, and per line one with protocol HB_STOP_LINE_LOW, to `record_fd`.
+ * Returns once the guardian has set itself up (its own session, signals and descriptors). EINVAL for
+ * bad arguments; ECHILD when the guardian died before it was set up, ETIMEDOUT when it took longer
+ * than 5 s (it is killed and reaped); otherwise the errno of the call that failed (socketpair,
+ * opening a GPIO chip: EACCES, fork: EAGAIN).
+ */
+int hb_guardian_start(const hb_stop_step *steps, size_t step_count, const hb_guardian_line *lines, size_t line_count,
+                      int record_fd, hb_guardian **guardian);
+/* The guardian's process ID. */
+int hb_guardian_pid(const hb_guardian *guardian);
+/*
+ * Ends the early-warning thread holding its lock, which is how the guardian learns that this process
+ * is dying: it issues the steps at once, and again at the end. For tests.
+ */
+void hb_guardian_abandon_sentinel(hb_guardian *guardian);
+/*
+ * Ends guarding, reaps the guardian and frees `guardian`. With `disarm` it exits without touching
+ * anything; without, it acts as if this process had died. Waits up to `timeout_ms` for it to exit,
+ * then kills and reaps it (ETIMEDOUT). *status is its exit status, 128 + the signal that ended it, or
+ * -1 when it was reaped elsewhere (SIGCHLD ignored). EPIPE when it was gone before the disarm byte
+ * reached it.
+ */
+int hb_guardian_finish(hb_guardian *guardian, int disarm, int timeout_ms, int *status);
 
 #ifdef __cplusplus
 }

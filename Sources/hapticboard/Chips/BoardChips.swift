@@ -37,6 +37,10 @@ enum BoardChipsError: Error, CustomStringConvertible {
     case enableLine(actuator: String, GPIOError)
     /// The crash handler that stops a chip if the process dies could not be armed.
     case emergencyStop(actuator: String, EmergencyStopError)
+    /// The writes that stop a chip after a crash could not be worked out.
+    case chipStop(actuator: String, ChipStopError)
+    /// The guardian process that stops the chips if this one dies could not be started.
+    case crashGuardian(CrashGuardianError)
 
     var description: String {
         switch self {
@@ -50,6 +54,10 @@ enum BoardChipsError: Error, CustomStringConvertible {
             return "actuator \(actuator): cannot request its enable line: \(error)"
         case .emergencyStop(let actuator, let error):
             return "actuator \(actuator): cannot arm the crash stop: \(error)"
+        case .chipStop(let actuator, let error):
+            return "actuator \(actuator): \(error)"
+        case .crashGuardian(let error):
+            return "\(error)"
         }
     }
 }
@@ -66,6 +74,9 @@ struct BoardChips {
     var file: BoardFile
     /// The board file's power timeouts, if it gives any.
     var power: PowerDescription?
+    /// The process that stops the real chips if this one dies; nil on a board without real chips.
+    /// A command disarms it with `disarmCrashGuardian()` once it has stopped the chips.
+    var crashGuardian: CrashGuardian?
 
     /// Opens `board`: `sim`, a path to a board file, or the name of a file in `Boards/` or
     /// `/etc/hapticboard/`. With `simulatingEveryBus` every bus is a simulated stand-in at the
@@ -132,7 +143,7 @@ struct BoardChips {
                 // The simulated chip is the part the board names, so a DRV2604 board plays as one.
                 (driver, simulation) = try simulatedHardware.driver(forActuatorAt: index, variant: variant, on: bus, behind: mux)
             } else {
-                driver = try hardware.driver(for: actuator, at: index, on: bus, behind: mux, in: file)
+                driver = try hardware.driver(for: actuator, at: index, configuration: configuration, on: bus, behind: mux, in: file)
             }
             chips.append(OpenedChip(
                 name: actuator.name,
@@ -146,7 +157,23 @@ struct BoardChips {
             ))
         }
         let pcmActuators = try openPCMActuators(of: file, simulatingEveryDevice: simulatingEveryBus, sharing: chips.first?.simulation?.clock, hardwareClock: hardware.clock)
-        return BoardChips(boardName: description.board, chips: chips, pcmActuators: pcmActuators, file: file, power: description.power)
+        // Last, once every chip's bus is open and its EN line requested: the guardian needs both.
+        let guardian = try hardware.startCrashGuardian()
+        return BoardChips(
+            boardName: description.board, chips: chips, pcmActuators: pcmActuators, file: file, power: description.power,
+            crashGuardian: guardian
+        )
+    }
+
+    /// Ends the crash guardian at an orderly end — the chips stopped, in standby or off — so that it
+    /// neither writes to a chip a later command opens nor holds an EN line it wants. The command's
+    /// work is done by then, so a failure is a warning on standard error, not an error.
+    func disarmCrashGuardian() {
+        do {
+            try crashGuardian?.disarm()
+        } catch {
+            printError("hapticboard: warning: \(error)")
+        }
     }
 
 }

@@ -3,15 +3,25 @@ import ActuatorHAL
 /// The real devices behind a board file: i2c-dev buses, TCA9548A switches on them and EN lines
 /// through libgpiod. Each bus and switch is opened once and shared by every chip on it, because
 /// two file descriptors on one adapter would not serialise a switch select with its access.
+///
+/// A crash must not leave a chip driving: each chip's stop table is armed in the crash handler as
+/// the chip is opened, and `startCrashGuardian()` hands all of them, with the EN lines, to a
+/// guardian process that acts when this process dies of anything.
 struct LinuxBoardHardware {
     private var buses: [String: LinuxI2CBus] = [:]
     private var muxes: [String: TCA9548A] = [:]
+    /// The stop table of every chip opened, in board order.
+    private var chipStops: [ChipStop] = []
+    /// Where every chip's EN line is, in board order.
+    private var enableLines: [GPIOLineLocation] = []
     /// CLOCK_MONOTONIC, which every real device of the board runs on.
     let clock = SystemMonotonicClock()
 
-    /// A driver for `actuator` (entry `index` of `file`), on `bus` or on its channel of `mux`.
+    /// A driver for `actuator` (entry `index` of `file`, configured with `configuration`), on `bus`
+    /// or on its channel of `mux`, with its stop table armed in the crash handler.
     mutating func driver(
-        for actuator: ActuatorDescription, at index: Int, on bus: BusDescription, behind mux: MuxDescription?, in file: BoardFile
+        for actuator: ActuatorDescription, at index: Int, configuration: DRV2605Configuration,
+        on bus: BusDescription, behind mux: MuxDescription?, in file: BoardFile
     ) throws(BoardChipsError) -> DRV2605 {
         let path = BoardKeyPath([.key("actuators"), .index(index)])
         let parent = try linuxBus(bus)
@@ -35,16 +45,39 @@ struct LinuxBoardHardware {
         guard let address = I2CAddress(actuator.reg) else {
             throw .boardFile(file.problem(at: path.appending("reg"), "\(actuator.reg) is not a 7-bit I2C address"))
         }
-        if mux == nil {
-            // A crash must not leave the chip driving. Behind a mux the crash handler could not
-            // select the channel first, so only chips directly on a bus are armed.
+        let enableLine = try enableLine(of: actuator, at: path, in: file)
+        let driver = DRV2605(bus: chipBus, address: address, enableLine: enableLine, clock: clock)
+        let stop: ChipStop
+        do {
+            stop = try ChipStop(stopping: driver, realtimeFormat: configuration.realtimeFormat)
+        } catch {
+            throw .chipStop(actuator: actuator.name, error)
+        }
+        do {
+            try EmergencyStop.arm(stop)
+        } catch {
+            throw .emergencyStop(actuator: actuator.name, error)
+        }
+        chipStops.append(stop)
+        if let enableLine {
             do {
-                try EmergencyStop.arm(bus: parent, address: address)
+                enableLines.append(try enableLine.location())
             } catch {
-                throw .emergencyStop(actuator: actuator.name, error)
+                throw .enableLine(actuator: actuator.name, error)
             }
         }
-        return DRV2605(bus: chipBus, address: address, enableLine: try enableLine(of: actuator, at: path, in: file), clock: clock)
+        return driver
+    }
+
+    /// Starts the crash guardian for every chip opened so far and their EN lines; nil when no real
+    /// chip was opened. The buses stay open as long as the chips' drivers do.
+    func startCrashGuardian() throws(BoardChipsError) -> CrashGuardian? {
+        guard !chipStops.isEmpty else { return nil }
+        do {
+            return try CrashGuardian.start(stopping: chipStops, enableLines: enableLines)
+        } catch {
+            throw .crashGuardian(error)
+        }
     }
 
     private mutating func linuxBus(_ description: BusDescription) throws(BoardChipsError) -> LinuxI2CBus {
@@ -67,7 +100,7 @@ struct LinuxBoardHardware {
 
     /// EN starts low: the chip is off until the driver wakes it, so opening a board never makes
     /// a motor move.
-    private func enableLine(of actuator: ActuatorDescription, at path: BoardKeyPath, in file: BoardFile) throws(BoardChipsError) -> (any DigitalOutput)? {
+    private func enableLine(of actuator: ActuatorDescription, at path: BoardKeyPath, in file: BoardFile) throws(BoardChipsError) -> LinuxGPIOOutput? {
         guard let text = actuator.enableGPIOs else { return nil }
         let line: GPIOLineSpecifier
         do {

@@ -48,6 +48,8 @@ struct CalibrateCommand: ParsableCommand {
         let store = state.store
         var contents = try store.load()
         let board = try BoardChips.open(board: options.resolvedBoard)
+        // Disarmed only at an orderly end, after the chips were stopped; a death ends it otherwise.
+        defer { board.disarmCrashGuardian() }
         var outcomes: [Outcome] = []
         // A PCM actuator has no auto-calibration: it is skipped unless named.
         for target in try board.actuators(named: actuator) where target.drv2605 != nil || actuator != nil {

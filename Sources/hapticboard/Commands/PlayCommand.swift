@@ -102,6 +102,8 @@ struct PlayCommand: ParsableCommand {
         }
         let calibrations = try state.store.load()
         let board = try BoardChips.open(board: options.resolvedBoard)
+        // Disarmed only at an orderly end, after the chips were stopped; a death ends it otherwise.
+        defer { board.disarmCrashGuardian() }
         let targets = try board.actuators(named: actuator, calibrations: calibrations)
         for target in targets { try target.checkDeviceOpens() }
         // One clock drives the engine: the hardware's, or the first simulated chip's.

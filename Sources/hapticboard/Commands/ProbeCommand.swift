@@ -17,6 +17,8 @@ struct ProbeCommand: ParsableCommand {
     func run() throws {
         options.bootstrapLogging()
         let board = try BoardChips.open(board: options.resolvedBoard)
+        // Disarmed only at an orderly end, after the chips were stopped; a death ends it otherwise.
+        defer { board.disarmCrashGuardian() }
         var reports: [ProbeReport] = []
         for chip in board.chips { reports.append(try ProbeReport.probe(chip)) }
         try options.print(board: board.boardName, reports, text: \.text)

@@ -16,6 +16,8 @@ struct RegistersCommand: ParsableCommand {
     func run() throws {
         options.bootstrapLogging()
         let board = try BoardChips.open(board: options.resolvedBoard)
+        // Disarmed only at an orderly end, after the chips were stopped; a death ends it otherwise.
+        defer { board.disarmCrashGuardian() }
         var reports: [RegisterReport] = []
         for chip in board.chips { reports.append(try RegisterReport.read(chip)) }
         try options.print(board: board.boardName, reports, text: \.text)

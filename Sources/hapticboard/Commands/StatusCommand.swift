@@ -42,6 +42,8 @@ struct StatusCommand: ParsableCommand {
         let store = state.store
         let contents = try store.load()
         let board = try BoardChips.open(board: options.resolvedBoard)
+        // Disarmed only at an orderly end, after the chips were stopped; a death ends it otherwise.
+        defer { board.disarmCrashGuardian() }
         var reports: [ActuatorReport] = []
         for target in try board.actuators(named: actuator, calibrations: contents) {
             let wake = try target.actuator.wake()

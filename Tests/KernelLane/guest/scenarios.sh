@@ -21,6 +21,10 @@ SYNC_TOLERANCE_FRAMES=512
 # the registers, not timing, so effects are never dropped as late here.
 PLAY_TIMING="--late-tolerance 60000"
 TRACING=/sys/kernel/tracing
+# Trace lines (extended regular expressions) of a traced play that is driving the chip: a non-zero
+# RTP_INPUT write, and GO <- 1 (a ROM effect started).
+RTP_DRIVING='smbus_write: .* a=05a f=[0-9a-f]+ c=2 BYTE_DATA l=1 \[(0[1-9a-f]|[1-9a-f][0-9a-f])\]'
+GO_SET='smbus_write: .* a=05a f=[0-9a-f]+ c=c BYTE_DATA l=1 \[01\]'
 STUB_CHIP_ADDRESS=/sys/module/i2c_stub/parameters/chip_addr
 BUILDS=$(cat /lane/builds)
 
@@ -54,6 +58,7 @@ lane_setup() {
     echo 1 > $config/live || { fail "setup: gpio-sim bank did not go live"; return 1; }
     GPIO_CHIP=$(cat $config/bank0/chip_name)
     EN_VALUE=/sys/devices/platform/$(cat $config/dev_name)/$GPIO_CHIP/sim_gpio0/value
+    EN_PULL=${EN_VALUE%/value}/pull
     EN_GPIO=
     for class in /sys/class/gpio/gpiochip*; do
         [ "$(cat $class/label)" = lane-sim ] && EN_GPIO=$(cat $class/base)
@@ -78,6 +83,8 @@ lane_setup() {
     echo 1 > $TRACING/events/gpio/gpio_value/enable
     echo 1 > $TRACING/events/smbus/enable
     echo 1 > $TRACING/events/i2c/enable
+    # When the crash guardian (comm hb-guardian, a child of the traced command) has finished.
+    echo 1 > $TRACING/events/sched/sched_process_exit/enable
 }
 
 # traced OUT ERR COMMAND…: runs COMMAND with its EN and SMBus events recorded in /tmp/trace.
@@ -116,23 +123,32 @@ traced_finish() {
     cat $TRACING/trace > /tmp/trace
 }
 
-# The traced command's events in order, one a line: `en LEVEL` when it drove EN, `w REG VALUE` for
-# an SMBus write to 0x5A and `r REG VALUE` for the chip's reply to a read (hex without 0x, as the
-# kernel prints them). The companion's own polling is left out by its pid, whatever the pid
-# filter let through. Reads FILE (default /tmp/trace).
-trace_events() {
+# The traced command's events in order, one a line, each after the kernel's timestamp (seconds) and
+# the task (comm-pid) that caused it: `en LEVEL` when it drove EN, `w REG VALUE` for an SMBus write
+# to 0x5A, `r REG VALUE` for the chip's reply to a read (hex without 0x, as the kernel prints them),
+# `mark TEXT` for a line written to trace_marker and `exit` when the task ended. The companion's own polling is left out by
+# its pid, whatever the pid filter let through. Reads FILE (default /tmp/trace).
+timed_trace_events() {
     awk -v gpio=$EN_GPIO -v companion="-$CHIP_PID" '
+        function stamp(   i) { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+[.][0-9]+:$/) return substr($i, 1, length($i) - 1); return "?" }
         { at = index($1, companion) }
         at > 0 && at == length($1) - length(companion) + 1 { next }
+        / tracing_mark_write: / { text = $0; sub(/.* tracing_mark_write: /, "", text); print stamp(), $1, "mark", text; next }
+        / sched_process_exit: / { print stamp(), $1, "exit"; next }
         / gpio_value: / { split($0, parts, "gpio_value: "); split(parts[2], f, " ")
-                          if (f[1] == gpio && f[2] == "set") print "en", f[3]; next }
+                          if (f[1] == gpio && f[2] == "set") print stamp(), $1, "en", f[3]; next }
         / smbus_(write|reply): .* a=05a / {
             kind = ($0 ~ / smbus_write: /) ? "w" : "r"
             match($0, / c=[0-9a-f]+/); register = substr($0, RSTART + 3, RLENGTH - 3)
             # The data follows the length; the first [...] on the line is the CPU number.
             match($0, / l=[0-9]+ \[[0-9a-f -]*\]/); data = substr($0, RSTART, RLENGTH)
             sub(/^ l=[0-9]+ \[/, "", data); sub(/\]$/, "", data); value = data
-            print kind, register, value }' "${1:-/tmp/trace}"
+            print stamp(), $1, kind, register, value }' "${1:-/tmp/trace}"
+}
+
+# The same without timestamps, tasks, marks and exits: `en LEVEL`, `w REG VALUE`, `r REG VALUE`.
+trace_events() {
+    timed_trace_events "$@" | awk '$3 != "mark" && $3 != "exit" { $1 = ""; $2 = ""; sub(/^ +/, ""); print }'
 }
 
 # "LEVELS TRANSFERS WHILE_LOW" of the traced command: the EN levels it drove in order (e.g. 010),
@@ -358,6 +374,86 @@ scenario_play_interrupted() {
     fi
 }
 
+# SIGKILL or SIGSEGV while play drives the chip: nothing of play runs to the end (SIGSEGV runs only
+# the crash handler's stop steps), so the crash guardian must stop the chip.
+#
+# HAPTIC_EN is pulled up for these (gpio-sim's pull, like a breakout that ties EN high through a
+# resistor): a line whose holder died reads its pull, so the chip stays enabled and would keep
+# driving. With gpio-sim's default pull-down the dead process's release alone would switch the chip
+# off and reset its registers, and the scenario could not tell whether anything stopped it. The
+# same holds after the guardian has driven EN low and exited: the line reads the pull-up again, so
+# EN low is read from the kernel's trace, which records every level a holder sets.
+#
+# The kernel releases a killed process's descriptors, and so its line request, only after it has
+# torn down its memory: for the ~90 MB play keeps locked that takes 50-170 ms in this emulated guest
+# (a small fraction of that on a Pi), and varies with the host's load. The guardian stops the chip
+# on its early warning, long before; it can request EN only once play's request is gone. So
+# standby and RTP_INPUT 0 are timed from the kill, EN low from play's release (the exit of its last
+# thread, after which the kernel closes its descriptors), each within 50 ms; all three are printed
+# from the kill, with the teardown.
+#
+# Checked: the exit status; the times above; the guardian's own steps (GO 0, RTP_INPUT 0, MODE
+# standby at its early warning, the same again once play is gone, then EN low); with i2cget
+# afterwards MODE has STANDBY set, RTP_INPUT is 0x00 (signed zero) and GO 0; and gpioinfo shows
+# HAPTIC_EN released, so the next command can have it.
+# Usage: scenario_killed_mid_play BUILD SIGNAL EXIT_STATUS LABEL STARTED_PATTERN PLAY_ARGUMENT…
+scenario_killed_mid_play() {
+    local build=$1 signal=$2 expected=$3 label=$4 started=$5 binary status tries=0 before line value times
+    shift 5
+    binary=$(hapticboard_of $build)
+    echo pull-up > $EN_PULL
+    traced_start /tmp/killed.out /tmp/killed.err $binary play "$@" --board $BOARD --quiet
+    until grep -Eq "$started" $TRACING/trace; do
+        tries=$((tries + 1))
+        if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
+            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
+            echo pull-down > $EN_PULL
+            fail "$label ($build): play never got going: $(first_line /tmp/killed.err)"
+            return
+        fi
+        sleep 0.05
+    done
+    before="MODE $(i2cget -y 0 0x5a 0x01), RTP_INPUT $(i2cget -y 0 0x5a 0x02), GO $(i2cget -y 0 0x5a 0x0c)"
+    echo "kill -$signal" > $TRACING/trace_marker
+    kill -$signal $TRACED_PID
+    traced_wait
+    status=$?
+    tries=0
+    until grep -q 'sched_process_exit: comm=hb-guardian ' $TRACING/trace; do
+        tries=$((tries + 1)); [ $tries -le 200 ] || break; sleep 0.05
+    done
+    traced_finish
+    line=$(gpioinfo $GPIO_CHIP | grep 'line   0:' | tr -s ' \t' ' ')
+    value=$(cat $EN_VALUE)
+    set -- $(i2cget -y 0 0x5a 0x01) $(i2cget -y 0 0x5a 0x02) $(i2cget -y 0 0x5a 0x0c)
+    local mode=$1 rtp=$2 go=$3
+    # Only now: the pull-down brings EN low, and the chip model resets its registers.
+    echo pull-down > $EN_PULL
+    # "STANDBY SILENCE EN_LOW GONE STEPS": milliseconds after the kill's marker of the first MODE <-
+    # 0x40, the first RTP_INPUT <- 0x00, the guardian's EN low and play's last thread's exit; then
+    # the guardian's steps.
+    times=$(timed_trace_events | awk '
+        $3 == "mark" { start = $1; next }
+        start == "" { next }
+        { ms = sprintf("%.1f", ($1 - start) * 1000) }
+        $3 == "w" && $4 == "1" && $5 == "40" && standby == "" { standby = ms }
+        $3 == "w" && $4 == "2" && $5 == "00" && silence == "" { silence = ms }
+        $3 == "exit" && $2 !~ /^hb-guardian-/ { gone = ms }
+        $2 ~ /^hb-guardian-/ && $3 == "en" && $4 == "0" && off == "" { off = ms }
+        $2 ~ /^hb-guardian-/ && ($3 == "w" || $3 == "en") { steps = steps ($3 == "en" ? "en" $4 : $4 "=" $5) "," }
+        function shown(value) { return value == "" ? "none" : value }
+        END { print shown(standby), shown(silence), shown(off), shown(gone), shown(steps) }')
+    set -- $times
+    if [ $status -eq $expected ] && [ "$5" = "c=00,2=00,1=40,c=00,2=00,1=40,en0," ] \
+        && awk -v a=$1 -v b=$2 -v c=$3 -v d=$4 'BEGIN { exit !(a != "none" && b != "none" && c != "none" && d != "none" && a <= 50 && b <= 50 && c - d <= 50) }' \
+        && [ $((mode & 0x40)) -ne 0 ] && [ "$rtp" = 0x00 ] && [ "$go" = 0x00 ] && echo "$line" | grep -q unused; then
+        pass "$label ($build): exit $status; kill -> standby (MODE <- 0x40) $1 ms, RTP_INPUT <- 0x00 $2 ms, EN low $3 ms (play's teardown by the kernel took $4 ms: EN low $(awk -v c=$3 -v d=$4 'BEGIN { printf "%.1f", c - d }') ms after it); hb-guardian: GO 0, RTP_INPUT 0, MODE 0x40 at once and again, EN 0; i2cget MODE $mode RTP_INPUT $rtp GO $go; HAPTIC_EN released (gpio-sim value $value: the pull-up); before the kill $before"
+    else
+        fail "$label ($build): expected exit $expected, standby and RTP_INPUT 0x00 within 50 ms of the kill and EN low (by hb-guardian) within 50 ms of play's release, hb-guardian's steps c=00,2=00,1=40,c=00,2=00,1=40,en0, then MODE with STANDBY, RTP_INPUT 0x00, GO 0x00 and HAPTIC_EN unused; got exit $status, standby at $1 ms, RTP_INPUT 0 at $2 ms, EN low at $3 ms, play gone at $4 ms, hb-guardian steps $5, MODE $mode, RTP_INPUT $rtp, GO $go, line: $line; before the kill $before: $(first_line /tmp/killed.err)"
+        grep -v '^#' /tmp/trace | grep -A12 'tracing_mark_write' | head -n 16
+    fi
+}
+
 # The capture's measurements (`hapticboard-capture measure`): value KEY prints one, or "none".
 measured() { awk -v key=$1 '$1 == key { value = $2 } END { print (value == "" ? "none" : value) }' /tmp/measure.txt; }
 # within VALUE EXPECTED TOLERANCE: true when |VALUE - EXPECTED| <= TOLERANCE (numbers; "none" fails).
@@ -477,6 +573,9 @@ lane_main() {
         scenario_play_ahap $build
         scenario_status_sleeps $build
         scenario_play_interrupted $build
+        scenario_killed_mid_play $build KILL 137 "SIGKILL mid-RTP" "$RTP_DRIVING" $PLAY_TIMING /lane/long-buzz.ahap
+        scenario_killed_mid_play $build KILL 137 "SIGKILL mid-ROM-effect" "$GO_SET" $PLAY_TIMING --effect 47 --loop
+        scenario_killed_mid_play $build SEGV 139 "SIGSEGV mid-RTP" "$RTP_DRIVING" $PLAY_TIMING /lane/long-buzz.ahap
         scenario_chip_leaves_bus $build
     done
     # The companion's polling would compete with play's timing thread for the one vCPU.

@@ -26,7 +26,7 @@ final class ChipStopTests: XCTestCase {
 
     func testAChipOnTheBusStopsWithGOThenRTPSilenceThenStandby() throws {
         let bus = try linuxBus()
-        let stop = try ChipStop(stopping: chip(on: bus), realtimeFormat: .signed)
+        let stop = try ChipStop(stopping: chip(on: bus), realtimeInput: DRV2605RealtimeInput(format: .signed, direction: .bidirectional, loop: .closed))
         XCTAssertEqual(stop.operations, signedStopWrites)
         XCTAssertEqual(stop.busName, "/dev/null")
         XCTAssertEqual(stop.busDescriptor, bus.descriptor)
@@ -36,7 +36,7 @@ final class ChipStopTests: XCTestCase {
     func testAChipBehindAMultiplexerSelectsItsChannelFirst() throws {
         let bus = try linuxBus()
         let channel = try TCA9548A(parent: bus, address: 0x71).channel(5)
-        let stop = try ChipStop(stopping: chip(on: channel), realtimeFormat: .signed)
+        let stop = try ChipStop(stopping: chip(on: channel), realtimeInput: DRV2605RealtimeInput(format: .signed, direction: .bidirectional, loop: .closed))
         XCTAssertEqual(stop.operations, [.selectChannel(mux: 0x71, mask: 0x20)] + signedStopWrites)
         XCTAssertEqual(stop.busDescriptor, bus.descriptor, "the steps go to the mux's parent bus")
     }
@@ -44,18 +44,20 @@ final class ChipStopTests: XCTestCase {
     func testCascadedMultiplexersAreSelectedOutermostFirst() throws {
         let outer = try TCA9548A(parent: try linuxBus(), address: 0x70).channel(2)
         let inner = try TCA9548A(parent: outer, address: 0x74).channel(6)
-        let stop = try ChipStop(stopping: chip(on: inner), realtimeFormat: .signed)
+        let stop = try ChipStop(stopping: chip(on: inner), realtimeInput: DRV2605RealtimeInput(format: .signed, direction: .bidirectional, loop: .closed))
         XCTAssertEqual(Array(stop.operations.prefix(2)), [.selectChannel(mux: 0x70, mask: 0x04), .selectChannel(mux: 0x74, mask: 0x40)])
     }
 
-    /// Signed 0x00 and unsigned 0x80 are zero drive (mid-scale); unsigned 0x00 would be full
-    /// negative drive in bidirectional open loop.
+    /// Signed 0x00 and unsigned bidirectional 0x80 are zero drive (mid-scale); unsigned 0x00 would
+    /// be full negative drive in bidirectional open loop, and is zero with unidirectional input.
     func testRTPInputIsTheSilenceOfTheConfiguredFormat() throws {
-        for (format, silence) in [(DRV2605RealtimeFormat.signed, UInt8(0x00)), (.unsigned, 0x80)] {
-            let writes = try DRV2605.stopWrites(realtimeFormat: format)
-            XCTAssertEqual(writes.first { $0.register == .realtimeInput }?.value, silence, "\(format)")
-            XCTAssertEqual(silence, try DRV2605RealtimeValue.register(amplitude: 0, format: format, allowsNegative: true))
-            let stop = try ChipStop(stopping: chip(on: try linuxBus()), realtimeFormat: format)
+        let cases: [(DRV2605RealtimeFormat, DRV2605InputDirection, UInt8)] = [(.signed, .bidirectional, 0x00), (.unsigned, .bidirectional, 0x80), (.unsigned, .unidirectional, 0x00)]
+        for (format, direction, silence) in cases {
+            let input = DRV2605RealtimeInput(format: format, direction: direction, loop: .closed)
+            let writes = DRV2605.stopWrites(realtimeInput: input)
+            XCTAssertEqual(writes.first { $0.register == .realtimeInput }?.value, silence, "\(format) \(direction)")
+            XCTAssertEqual(silence, try input.register(amplitude: 0))
+            let stop = try ChipStop(stopping: chip(on: try linuxBus()), realtimeInput: input)
             XCTAssertTrue(stop.operations.contains(.writeRegister(chip: 0x5A, register: 0x02, value: silence)), "\(stop.operations)")
         }
     }
@@ -86,7 +88,7 @@ final class ChipStopTests: XCTestCase {
     }
 
     func testAChipOnASimulatedBusHasNoStopTable() {
-        XCTAssertThrowsError(try ChipStop(stopping: chip(on: SimulatedI2CBus(clock: clock)), realtimeFormat: .signed)) { error in
+        XCTAssertThrowsError(try ChipStop(stopping: chip(on: SimulatedI2CBus(clock: clock)), realtimeInput: DRV2605RealtimeInput(format: .signed, direction: .bidirectional, loop: .closed))) { error in
             XCTAssertEqual(error as? ChipStopError, .notOnLinuxBus(chip: 0x5A, bus: "sim"))
         }
     }
@@ -94,7 +96,7 @@ final class ChipStopTests: XCTestCase {
     func testMultiplexersCascadedPastTheTableAreRefused() throws {
         var bus: any I2CBus = try linuxBus()
         for _ in 0..<6 { bus = try TCA9548A(parent: bus, address: 0x70).channel(0) }
-        XCTAssertThrowsError(try ChipStop(stopping: chip(on: bus), realtimeFormat: .signed)) { error in
+        XCTAssertThrowsError(try ChipStop(stopping: chip(on: bus), realtimeInput: DRV2605RealtimeInput(format: .signed, direction: .bidirectional, loop: .closed))) { error in
             guard case .tooManyOperations(_, _, let count, let limit) = error as? ChipStopError else { return XCTFail("\(error)") }
             XCTAssertEqual(count, 9)
             XCTAssertEqual(limit, 8)

@@ -62,8 +62,7 @@ public final class DRV2605Actuator: Actuator {
 
     /// How RTP_INPUT is read with this configuration (amplitude 1 at the rated voltage).
     private var realtimeInput: DRV2605RealtimeInput {
-        registerValues?.realtimeInput
-            ?? DRV2605RealtimeInput(format: configuration.realtimeFormat, direction: configuration.inputDirection, loop: configuration.ratings.loop)
+        registerValues?.realtimeInput ?? configuration.realtimeInputReading
     }
 
     /// ROM effects (when the chip has a library), real-time amplitude (signed in open loop) in the

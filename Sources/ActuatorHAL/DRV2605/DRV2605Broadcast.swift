@@ -34,27 +34,28 @@ public final class DRV2605Broadcast: ActuatorSynchronizer {
     public let members: [DRV2605Actuator]
     /// The switch in front of them.
     public let mux: TCA9548A
-    private let channels: [String: Int]
+    /// Each member's switch channel select mask, by name.
+    private let selectMasks: [String: UInt8]
 
     /// The chips of `actuators`, which must all be broadcast-capable DRV2605 parts (as identified,
     /// or as the board names them before their first wake) on distinct channels of one switch.
     public init(_ actuators: [DRV2605Actuator]) throws(Refusal) {
         guard actuators.count >= 2 else { throw .fewerThanTwo }
         var mux: TCA9548A?
-        var channels: [String: Int] = [:]
+        var selectMasks: [String: UInt8] = [:]
         for actuator in actuators {
             guard let channel = actuator.driver.bus as? TCA9548AChannel, mux == nil || channel.mux === mux else {
                 throw .notBehindOneSwitch(actuator: actuator.name)
             }
-            guard !channels.values.contains(channel.index) else { throw .sharedChannel(channel.index) }
+            guard !selectMasks.values.contains(channel.selectMask) else { throw .sharedChannel(channel.index) }
             guard actuator.variant.features.broadcastAddress else { throw .noBroadcast(actuator: actuator.name, variant: actuator.variant) }
             mux = channel.mux
-            channels[actuator.name] = channel.index
+            selectMasks[actuator.name] = channel.selectMask
         }
         guard let mux else { throw .fewerThanTwo }
         self.mux = mux
         self.members = actuators
-        self.channels = channels
+        self.selectMasks = selectMasks
     }
 
     /// Every set of `actuators` that can start together: the broadcast-capable chips behind each
@@ -116,7 +117,7 @@ public final class DRV2605Broadcast: ActuatorSynchronizer {
 
     /// One write to 0x58 with every chip's channel connected.
     private func broadcast(_ register: DRV2605Register, _ value: UInt8, to chips: [DRV2605Actuator]) throws(I2CError) {
-        let mask = chips.reduce(UInt8(0)) { $0 | UInt8(1) << UInt8(channels[$1.name] ?? 0) }
+        let mask = chips.reduce(UInt8(0)) { $0 | (selectMasks[$1.name] ?? 0) }
         try mux.withChannelsSelected(mask: mask) { parent throws(I2CError) in
             try parent.write(address: Self.address, [register.rawValue, value])
         }

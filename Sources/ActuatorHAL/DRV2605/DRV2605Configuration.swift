@@ -85,6 +85,12 @@ public struct DRV2605Configuration: Sendable, Hashable, Codable {
         self.inputDirection = inputDirection
     }
 
+    /// How the chip reads RTP_INPUT with this configuration, at full-scale steps (the rated share
+    /// in open loop is `DRV2605RegisterValues.realtimeInput`'s): enough to know its silence.
+    public var realtimeInputReading: DRV2605RealtimeInput {
+        DRV2605RealtimeInput(format: realtimeFormat, direction: inputDirection, loop: ratings.loop)
+    }
+
     /// The library to select on `variant`: the configured one, else the datasheet's choice for the
     /// actuator (`DRV2605LibraryChoice.defaultLibrary`); nothing on a part without ROM.
     public func effectiveLibrary(on variant: DRV2605Variant) -> ROMLibrary? {

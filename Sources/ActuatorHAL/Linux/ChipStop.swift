@@ -19,15 +19,14 @@ public struct ChipStop: Sendable {
     /// The operations as the kernel is asked for them.
     public var steps: [StopStep] { operations.map { StopStep($0, smbusOnly: smbusOnly) } }
 
-    /// The stop table of `chip` when its RTP_INPUT is in `realtimeFormat`. The chip's bus must be a
+    /// The stop table of `chip` when it reads RTP_INPUT as `realtimeInput`. The chip's bus must be a
     /// `LinuxI2CBus` or a `TCA9548AChannel` leading to one (through further channels, if the
     /// switches are cascaded), and must stay open while the table is armed.
     /// - Throws: `ChipStopError.notOnLinuxBus` for any other bus, `.tooManyOperations` past what the
     ///   C table holds.
-    public init(stopping chip: DRV2605, realtimeFormat: DRV2605RealtimeFormat) throws(ChipStopError) {
+    public init(stopping chip: DRV2605, realtimeInput: DRV2605RealtimeInput) throws(ChipStopError) {
         let (root, selects) = try Self.route(to: chip.bus, chip: chip.address)
-        let writes: [DRV2605RegisterWrite]
-        do { writes = try DRV2605.stopWrites(realtimeFormat: realtimeFormat) } catch { throw .stopWrites(error) }
+        let writes = DRV2605.stopWrites(realtimeInput: realtimeInput)
         try self.init(
             busDescriptor: root.descriptor, busName: root.name, chipAddress: chip.address, smbusOnly: root.usesSMBusRegisterAccess,
             operations: selects + writes.map { .writeRegister(chip: chip.address, register: $0.register.rawValue, value: $0.value) }
@@ -67,8 +66,6 @@ public enum ChipStopError: Error, Sendable, Hashable, CustomStringConvertible {
     case notOnLinuxBus(chip: I2CAddress, bus: String)
     /// More operations than CDrivers' table holds per chip (multiplexers cascaded too deep).
     case tooManyOperations(chip: I2CAddress, bus: String, count: Int, limit: Int)
-    /// The stop writes themselves could not be computed.
-    case stopWrites(DRV2605Error)
 
     public var description: String {
         switch self {
@@ -76,8 +73,6 @@ public enum ChipStopError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the chip at \(chip) on \(bus) is not on an i2c-dev bus: nothing can stop it after a crash"
         case .tooManyOperations(let chip, let bus, let count, let limit):
             return "the chip at \(chip) on \(bus) needs \(count) operations to stop, more than the \(limit) a crash table holds"
-        case .stopWrites(let error):
-            return "cannot compute the writes that stop the chip: \(error)"
         }
     }
 }

@@ -67,17 +67,9 @@ public final class TCA9548A: @unchecked Sendable {
         return mask
     }
 
-    /// Writes `mask` (one channel's `TCA9548AChannel.selectMask`), then runs `body`, with no other
-    /// user of this switch in between.
-    func withChannelSelected<Result>(
-        _ mask: UInt8, _ body: (any I2CBus) throws(I2CError) -> Result
-    ) throws(I2CError) -> Result {
-        try withChannelsSelected(mask: UInt8(1) << UInt8(index), body)
-    }
-
-    /// Connects the channels in `mask` at once — one electrical bus, so a write reaches every
-    /// device at its address on any of them — then runs `body` on the parent, with no other user
-    /// of this switch in between. For broadcasts; each channel's own transfers select it alone again.
+    /// Writes `mask` — one channel's (`TCA9548AChannel.selectMask`), or several at once, which
+    /// makes them one electrical bus so a write reaches every device at its address on any of them
+    /// (a broadcast) — then runs `body` on the parent, with no other user of this switch in between.
     public func withChannelsSelected<Result>(
         mask: UInt8, _ body: (any I2CBus) throws(I2CError) -> Result
     ) throws(I2CError) -> Result {

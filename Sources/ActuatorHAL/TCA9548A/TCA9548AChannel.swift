@@ -34,7 +34,7 @@ public final class TCA9548AChannel: I2CBus, @unchecked Sendable {
     /// Selects this channel (one write to the switch), then performs `operations` on the parent;
     /// both happen under the switch's lock.
     public func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
-        try mux.withChannelSelected(selectMask) { parent throws(I2CError) in
+        try mux.withChannelsSelected(mask: selectMask) { parent throws(I2CError) in
             try parent.transaction(address: address, operations)
         }
     }

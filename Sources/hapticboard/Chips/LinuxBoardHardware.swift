@@ -49,7 +49,7 @@ struct LinuxBoardHardware {
         let driver = DRV2605(bus: chipBus, address: address, enableLine: enableLine, clock: clock)
         let stop: ChipStop
         do {
-            stop = try ChipStop(stopping: driver, realtimeFormat: configuration.realtimeFormat)
+            stop = try ChipStop(stopping: driver, realtimeInput: configuration.realtimeInputReading)
         } catch {
             throw .chipStop(actuator: actuator.name, error)
         }

@@ -33,7 +33,7 @@ final class ActionLog: @unchecked Sendable {
 final class ErrorLog: @unchecked Sendable {
     struct Entry {
         var error: any Error
-        var costKey: String
+        var costKey: CostKey
     }
 
     private let lock = NSLock()
@@ -41,7 +41,7 @@ final class ErrorLog: @unchecked Sendable {
 
     var entries: [Entry] { lock.withLock { storage } }
 
-    func append(_ error: any Error, _ costKey: String) {
+    func append(_ error: any Error, _ costKey: CostKey) {
         lock.withLock { storage.append(Entry(error: error, costKey: costKey)) }
     }
 }

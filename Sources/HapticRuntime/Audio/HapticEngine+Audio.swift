@@ -36,7 +36,7 @@ extension HapticEngine {
     private func scheduleAudioService(of audio: EngineAudio, at deadline: MonotonicInstant) {
         let format = audio.output.sink.format
         let period = format.duration(ofFrames: format.periodFrames)
-        audio.serviceToken = scheduleControl(at: deadline, key: "audio/service") { [weak self, weak audio] in
+        audio.serviceToken = scheduleControl(at: deadline, key: CostKey("audio-service")) { [weak self, weak audio] in
             guard let self, let audio else { return }
             audio.serviceToken = nil
             guard self.isRunningUnlocked, self.audioOutput === audio else { return }

@@ -46,10 +46,10 @@ final class ActuatorChannel {
     }
 
     /// The scheduler learns bus costs per key: one key per actuator and kind of command.
-    func costKey(_ kind: String) -> String { "\(name)/\(kind)" }
+    func costKey(_ action: String) -> CostKey { CostKey(action, actuator: name) }
 
     /// Key and expected bus time of a command (before the scheduler has measured any).
-    func cost(of command: ActuatorCommand) -> (key: String, expected: Duration) {
+    func cost(of command: ActuatorCommand) -> (key: CostKey, expected: Duration) {
         let write = actuator.capabilities.amplitudeUpdateCost
         switch command {
         // A prepare scheduled while the actuator is already ready may find it in the right mode and

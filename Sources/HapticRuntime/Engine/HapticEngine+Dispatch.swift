@@ -21,7 +21,7 @@ extension HapticEngine {
     /// Schedules an engine action (wake, idle timers, drive checks, player control) with no bus
     /// cost of its own beyond `expectedCost`.
     @discardableResult
-    func scheduleControl(at deadline: MonotonicInstant, key: String, expectedCost: Duration = .zero, _ action: @escaping () throws -> Void) -> ScheduledToken {
+    func scheduleControl(at deadline: MonotonicInstant, key: CostKey, expectedCost: Duration = .zero, _ action: @escaping () throws -> Void) -> ScheduledToken {
         let box = UncheckedAction(action)
         return scheduler.schedule(at: deadline, class: .control, costKey: key, expectedCost: expectedCost) { [weak self] in
             guard let self else { return }
@@ -132,15 +132,17 @@ extension HapticEngine {
     /// Schedules `group` for `player` to take effect at `deadline`, as one action.
     func schedule(_ group: Together, at deadline: MonotonicInstant, for player: HapticPatternPlayer, entry: Int) -> ScheduledToken {
         let names = group.channels.map(\.name)
-        let key = "together/" + names.joined(separator: "+")
         let commandClass: CommandClass
+        let key: CostKey
         let expected: Duration
         switch group.command {
         case .trigger(let steps):
             commandClass = .transient
+            key = CostKey("together-trigger\(steps.count)", actuators: names)
             expected = group.synchronizer.startCost(effects: steps.count, actuators: names.count)
         default:
-            commandClass = .stream(StreamID("\(key)/\(player.id)/amplitude"))
+            key = CostKey("together-amplitude", actuators: names)
+            commandClass = .stream(StreamID("\(key)/\(player.id)"))
             expected = group.synchronizer.startCost(effects: 0, actuators: names.count)
         }
         // Run under the engine's lock only, like every action (`UncheckedAction`).
@@ -148,7 +150,7 @@ extension HapticEngine {
             guard let self, let player, player.fired(entry) else { return }
             try self.perform(group, for: player)
         }
-        return scheduler.schedule(at: deadline, class: commandClass, costKey: key + "/" + (commandClass == .transient ? "trigger" : "amplitude"), expectedCost: expected) { [weak self] in
+        return scheduler.schedule(at: deadline, class: commandClass, costKey: key, expectedCost: expected) { [weak self] in
             try self?.locked { try action.action() }
         }
     }

@@ -73,7 +73,7 @@ public final class HapticPiano: @unchecked Sendable {
                 }
             }
             guard let completion else { return }
-            completionToken = engine.scheduleControl(at: max(lastEnd, cursor), key: "piano/completion") { [weak self] in
+            completionToken = engine.scheduleControl(at: max(lastEnd, cursor), key: CostKey("piano-completion")) { [weak self] in
                 self?.completionToken = nil
                 self?.engine.later(completion)
             }

@@ -25,7 +25,7 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
             } catch HapticEngineError.invalidPlaybackRate {
                 // Ignored, as Core Haptics ignores an out-of-range rate.
             } catch {
-                engine.handleFault(error, costKey: "player/\(id)/rate")
+                engine.handleFault(error, costKey: CostKey("player-rate", actuators: channels.map(\.name)))
             }
         }
     }

@@ -174,7 +174,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
             if time == 0 {
                 try resumeAt.action()
             } else {
-                controlTokens.append(engine.scheduleControl(at: instant, key: "player/\(id)/resume", resumeAt.action))
+                controlTokens.append(engine.scheduleControl(at: instant, key: controlKey("resume"), resumeAt.action))
             }
         }
     }
@@ -237,7 +237,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
         engine.playerBeganAudio(sent.applied(to: pattern), from: start, at: instant, rate: rateValue, player: id)
         if loopEnabledValue {
             let boundary = deadline(forPatternTime: length)
-            loopToken = engine.scheduleControl(at: boundary, key: "player/\(id)/loop") { [weak self] in
+            loopToken = engine.scheduleControl(at: boundary, key: controlKey("loop")) { [weak self] in
                 guard let self else { return }
                 if !self.sent.isEmpty {
                     self.sent.carryOver(loopLength: length)
@@ -296,7 +296,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
             // A pattern of sounds only: nothing for the actuator, but the player lasts until its
             // sounds end (their end is the program's duration), as a player with haptics does.
             let entry = nextEntryNumber()
-            let token = engine.scheduleControl(at: deadline(forPatternTime: end), key: "player/\(id)/sounds-end") { [weak self] in
+            let token = engine.scheduleControl(at: deadline(forPatternTime: end), key: controlKey("sounds-end")) { [weak self] in
                 guard let self else { return }
                 self.pending[entry] = nil
                 try self.engine.release(self, from: channel)
@@ -368,7 +368,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
                 return
             }
             let instant = MonotonicInstant(nanoseconds: Int64((time * 1e9).rounded()))
-            controlTokens.append(engine.scheduleControl(at: instant, key: "player/\(id)/control") { [weak self] in
+            controlTokens.append(engine.scheduleControl(at: instant, key: controlKey("control")) { [weak self] in
                 guard let self else { return }
                 try body(self)
             })
@@ -389,11 +389,17 @@ public class HapticPatternPlayer: @unchecked Sendable {
         }
     }
 
+    /// The cost key of a player control action: one per kind, on the player's actuators, so a
+    /// failure is put down to them and a long-running engine keeps one learned lead per kind.
+    private func controlKey(_ action: String) -> CostKey {
+        CostKey("player-" + action, actuators: channels.map(\.name))
+    }
+
     // MARK: Called by the engine
 
     /// Schedules an engine follow-up for this player at `instant` (a ROM sequence's end being
     /// polled), kept with its pending commands so stopping, cancelling or replanning drops it.
-    func scheduleFollowUp(at instant: MonotonicInstant, key: String, _ action: @escaping (HapticPatternPlayer) throws -> Void) {
+    func scheduleFollowUp(at instant: MonotonicInstant, key: CostKey, _ action: @escaping (HapticPatternPlayer) throws -> Void) {
         let entry = nextEntryNumber()
         let token = engine.scheduleControl(at: instant, key: key) { [weak self] in
             guard let self, self.fired(entry) else { return }

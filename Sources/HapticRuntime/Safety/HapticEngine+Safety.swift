@@ -43,19 +43,20 @@ extension HapticEngine {
     }
 
     /// An action failed on the timing thread (reported by the scheduler's `errorHandler` with the
-    /// command's cost key `actuator/kind`). Every player stops and every actuator is made safe; the
-    /// failing chip is then power-cycled so its driver re-initialises it. When the chip came back
+    /// command's cost key, which names the actuators it drove). Every player stops and every
+    /// actuator is made safe; the failing chips are then power-cycled so their drivers
+    /// re-initialise them. When the chip came back
     /// the engine resets as Core Haptics' does: `stoppedHandler(.systemError)`, then the engine
     /// runs again and `resetHandler` is called (players made before must be recreated). When it
     /// could not be stopped or re-initialised the engine stays stopped: `stoppedHandler(.deviceLost)`.
-    func handleFault(_ error: any Error, costKey: String) {
+    func handleFault(_ error: any Error, costKey: CostKey) {
         let (reason, reset) = locked { () -> (StoppedReason, Bool) in
             recordFault(error)
-            let failing = channels.first { costKey.hasPrefix($0.name + "/") }
+            let failing = channels.filter { costKey.actuators.contains($0.name) }
             setRunning(false)
             _ = haltEverything()
-            guard let failing else { return (.systemError, false) }
-            let cameBack = reinitialise(failing)
+            guard !failing.isEmpty else { return (.systemError, false) }
+            let cameBack = failing.map(reinitialise).allSatisfy { $0 }
             return (cameBack ? .systemError : .deviceLost, cameBack)
         }
         stoppedHandler?(reason)

@@ -5,7 +5,7 @@ struct ScheduledCommand: Sendable {
     let token: ScheduledToken
     let deadline: MonotonicInstant
     let commandClass: CommandClass
-    let costKey: String
+    let costKey: CostKey
     let action: @Sendable () throws -> Void
 
     /// Earlier deadline first; equal deadlines in schedule order.

@@ -55,7 +55,7 @@ extension DeadlineScheduler {
             failure = error
         }
         let end = clock.now
-        let handler: (@Sendable (any Error, String) -> Void)? = condition.withLock {
+        let handler: (@Sendable (any Error, CostKey) -> Void)? = condition.withLock {
             recordedMetrics.dispatched += 1
             recordedMetrics.lateness.record(lateness)
             guard failure != nil else {
@@ -87,6 +87,6 @@ extension DeadlineScheduler {
             return errorHandlerStorage
         }
         logger.error("\(error)")
-        handler?(error, name)
+        handler?(error, CostKey(name))
     }
 }

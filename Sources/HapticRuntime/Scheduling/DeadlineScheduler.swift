@@ -35,7 +35,7 @@ public final class DeadlineScheduler: @unchecked Sendable {
     var pending = PendingCommands()
     var recordedMetrics = SchedulerMetrics()
     var spinWindowState = SpinWindow()
-    var errorHandlerStorage: (@Sendable (any Error, String) -> Void)?
+    var errorHandlerStorage: (@Sendable (any Error, CostKey) -> Void)?
     /// The dispatch instant the timing thread is sleeping or spinning toward; nil when it is idle or dispatching.
     var waitTarget: MonotonicInstant?
     var isRunning = false
@@ -62,7 +62,7 @@ public final class DeadlineScheduler: @unchecked Sendable {
     /// - Parameters:
     ///   - deadline: when the action's effect must land.
     ///   - class: how a late command is treated.
-    ///   - costKey: what the action costs, e.g. "main/rtp": commands with the same key share one lead,
+    ///   - costKey: what the action costs (`CostKey`, e.g. `amplitude` on `main`): commands with the same key share one lead,
     ///     learned from their measured durations.
     ///   - expectedCost: the lead to start from before anything of this key was measured (e.g. the
     ///     bus time of the write); ignored once the key has a lead.
@@ -70,7 +70,7 @@ public final class DeadlineScheduler: @unchecked Sendable {
     /// - Returns: a token for `cancel`.
     @discardableResult
     public func schedule(
-        at deadline: MonotonicInstant, class commandClass: CommandClass, costKey: String, expectedCost: Duration = .zero,
+        at deadline: MonotonicInstant, class commandClass: CommandClass, costKey: CostKey, expectedCost: Duration = .zero,
         _ action: @escaping @Sendable () throws -> Void
     ) -> ScheduledToken {
         condition.lock()
@@ -99,15 +99,16 @@ public final class DeadlineScheduler: @unchecked Sendable {
     }
 
     /// Called on the timing thread (or the `run(until:)` caller) with each error an action throws and
-    /// the action's cost key; the scheduler's own failures (a refused sleep) come with its `name`.
-    public var errorHandler: (@Sendable (any Error, String) -> Void)? {
+    /// the action's cost key; the scheduler's own failures (a refused sleep) come with a key named
+    /// after the scheduler and no actuator.
+    public var errorHandler: (@Sendable (any Error, CostKey) -> Void)? {
         get { condition.withLock { errorHandlerStorage } }
         set { condition.withLock { errorHandlerStorage = newValue } }
     }
 
     /// The current lead for `costKey`: how long before its deadline such a command is issued. Zero for
     /// a key never scheduled.
-    public func lead(for costKey: String) -> Duration {
+    public func lead(for costKey: CostKey) -> Duration {
         condition.withLock { pending.lead(for: costKey) }
     }
 

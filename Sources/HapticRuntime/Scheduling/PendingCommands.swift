@@ -19,7 +19,7 @@ struct PendingCommands {
         var heap = CommandHeap()
     }
 
-    private var queues: [String: CostQueue] = [:]
+    private var queues: [CostKey: CostQueue] = [:]
     private var live: Set<ScheduledToken> = []
     private var nextSequence: UInt64 = 0
 
@@ -28,7 +28,7 @@ struct PendingCommands {
 
     /// Queues a command and returns its token and current dispatch instant.
     mutating func insert(
-        deadline: MonotonicInstant, commandClass: CommandClass, costKey: String, expectedCost: Duration,
+        deadline: MonotonicInstant, commandClass: CommandClass, costKey: CostKey, expectedCost: Duration,
         action: @escaping @Sendable () throws -> Void
     ) -> (token: ScheduledToken, dispatchInstant: MonotonicInstant) {
         let token = ScheduledToken(sequence: nextSequence)
@@ -61,11 +61,11 @@ struct PendingCommands {
         live.remove(token) != nil
     }
 
-    func lead(for costKey: String) -> Duration {
+    func lead(for costKey: CostKey) -> Duration {
         queues[costKey]?.estimate.lead ?? .zero
     }
 
-    mutating func recordCost(_ cost: Duration, for costKey: String) {
+    mutating func recordCost(_ cost: Duration, for costKey: CostKey) {
         queues[costKey]?.estimate.record(cost)
     }
 
@@ -86,8 +86,8 @@ struct PendingCommands {
         return due
     }
 
-    private mutating func earliest() -> (dispatchInstant: MonotonicInstant, sequence: UInt64, costKey: String)? {
-        var best: (dispatchInstant: MonotonicInstant, sequence: UInt64, costKey: String)?
+    private mutating func earliest() -> (dispatchInstant: MonotonicInstant, sequence: UInt64, costKey: CostKey)? {
+        var best: (dispatchInstant: MonotonicInstant, sequence: UInt64, costKey: CostKey)?
         for index in queues.values.indices {
             // Cancelled commands at the head would otherwise wake the thread for nothing.
             while let head = queues.values[index].heap.first, !live.contains(head.token) {

@@ -30,4 +30,28 @@ public struct SoundFileDecoder: Sendable {
     public func decode(path: String, sampleRate: Int) throws(SoundFileError) -> DecodedSound {
         try SampleRateConverter.convert(decode(path: path), to: sampleRate)
     }
+
+    /// The file at `path` at its own rate, downmixed to one channel (the mean of its channels),
+    /// read in chunks: memory follows what the file holds, whatever its header claims.
+    /// - Throws: `SoundFileError.unreadable`, `.decoding`, `.tooLarge`, and `.tooLong` once more
+    ///   than `maximumDuration` seconds decoded.
+    public func decodeMono(path: String, maximumDuration: Double) throws(SoundFileError) -> MonoSound {
+        var samples: UnsafeMutablePointer<Float>?
+        var frames: UInt = 0
+        var channels: UInt32 = 0
+        var rate: UInt32 = 0
+        var message: UnsafePointer<CChar>?
+        var opened: Int32 = 0
+        let error = hb_sound_file_read_mono(path, maximumDuration, &samples, &frames, &channels, &rate, &message, &opened)
+        let reason = message.map { String(cString: $0) } ?? "error \(error)"
+        guard error == 0, let samples else {
+            if error == HB_SOUND_FILE_TOO_LONG { throw .tooLong(path: path, limit: maximumDuration) }
+            if error == HB_SOUND_FILE_TOO_LARGE { throw .tooLarge(path: path) }
+            throw opened != 0 ? .decoding(path: path, reason: reason) : .unreadable(path: path, reason: reason)
+        }
+        defer { hb_sound_file_free(samples) }
+        let sound = MonoSound(sampleRate: Int(rate), sourceChannels: Int(channels), samples: Array(UnsafeBufferPointer(start: samples, count: Int(frames))))
+        guard sound.duration <= maximumDuration else { throw .tooLong(path: path, limit: maximumDuration) }
+        return sound
+    }
 }

@@ -48,11 +48,15 @@ extension Array where Element == EnvelopePoint {
         result.reserveCapacity(Swift.min(count, Int((last!.time - first.time) / region + 1) * perRegion))
         var start = 0
         var regionEnd = first.time + region
+        let lastTime = self[count - 1].time
         while start < count {
             var end = start
             while end < count, self[end].time < regionEnd { end += 1 }
             if end == start { end = start + 1 }
-            result += Array(self[start..<end]).reducedInOneRegion(to: perRegion, minimumArea: minimumArea)
+            // A final, shorter region gets its share of the budget, so the density holds there too.
+            let span = Swift.min(region, lastTime - (regionEnd - region))
+            let budget = Swift.max(2, Int((Double(perRegion) * span / region).rounded(.up)))
+            result += Array(self[start..<end]).reducedInOneRegion(to: budget, minimumArea: minimumArea)
             start = end
             regionEnd += region
         }

@@ -19,7 +19,9 @@ extension HapticClip {
     ///   breakpoints that carry emphasis (ducking);
     /// - a HapticSharpnessControl curve through √frequency at every frequency breakpoint;
     /// - each emphasis a HapticTransient of intensity √(emphasis amplitude) and sharpness
-    ///   (emphasis frequency) at its breakpoint's time.
+    ///   (emphasis frequency) at its breakpoint's time, marked `isEmphasis` so the compiler
+    ///   layers it over the continuous signal as a pulse (a short, strong click: 20 ms − 10 ms ×
+    ///   sharpness, its intensity added to the ducked continuous intensity and clamped to 1).
     ///
     /// Two corrections to the reference converters: control-point times are relative to their
     /// curve's `Time`, as Apple defines them (the converters write absolute times, which play late
@@ -36,10 +38,12 @@ extension HapticClip {
         pattern.events = continuous.splitAtContinuousLimit()
         for breakpoint in amplitude {
             guard let emphasis = breakpoint.emphasis else { continue }
-            pattern.events.append(HapticEvent(type: .hapticTransient, time: breakpoint.time, parameters: [
+            var click = HapticEvent(type: .hapticTransient, time: breakpoint.time, parameters: [
                 EventParameter(.hapticIntensity, Self.intensity(forAmplitude: emphasis.amplitude)),
                 EventParameter(.hapticSharpness, emphasis.frequency),
-            ]))
+            ])
+            click.isEmphasis = true
+            pattern.events.append(click)
         }
         let intensityPoints = amplitude.map { breakpoint in
             let intensity = Self.intensity(forAmplitude: breakpoint.amplitude)

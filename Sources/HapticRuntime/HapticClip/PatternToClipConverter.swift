@@ -36,10 +36,10 @@ struct PatternToClipConverter {
             frequency.append(EnvelopePoint(time: time, value: sharpness))
         }
         var breakpoints = amplitude.simplified(tolerance: HapticClip.conversionTolerance)
-            .map { AmplitudeBreakpoint(time: $0.time, amplitude: Self.unit($0.value)) }
+            .map { AmplitudeBreakpoint(time: Self.rounded($0.time), amplitude: Self.rounded(Self.unit($0.value))) }
         place(transients, on: &breakpoints)
         let frequencyPoints = frequency.simplified(tolerance: HapticClip.conversionTolerance)
-            .map { FrequencyBreakpoint(time: $0.time, frequency: Self.unit($0.value)) }
+            .map { FrequencyBreakpoint(time: Self.rounded($0.time), frequency: Self.rounded(Self.unit($0.value))) }
         recordLosses(overlapped: overlapped)
         var clip = HapticClip(amplitude: breakpoints, frequency: continuous.isEmpty ? nil : frequencyPoints)
         clip.metadata.project = pattern.metadata["Project"] ?? ""
@@ -85,11 +85,11 @@ struct PatternToClipConverter {
             // At a step, the emphasis goes on the later breakpoint (the value from `time` on).
             let index = breakpoints.lastIndex { $0.time == time } ?? insertBreakpoint(at: time, into: &breakpoints)
             let continuous = breakpoints[index].amplitude.squareRoot() / HapticClip.emphasisDucking
-            let amplitude = Self.unit(continuous * continuous)
-            let emphasisAmplitude = level.intensity * level.intensity
+            let amplitude = Self.rounded(Self.unit(continuous * continuous))
+            let emphasisAmplitude = Self.rounded(level.intensity * level.intensity)
             if emphasisAmplitude < amplitude { raised += 1 }
             breakpoints[index].amplitude = amplitude
-            breakpoints[index].emphasis = Emphasis(amplitude: max(emphasisAmplitude, amplitude), frequency: Self.unit(level.sharpness))
+            breakpoints[index].emphasis = Emphasis(amplitude: max(emphasisAmplitude, amplitude), frequency: Self.rounded(Self.unit(level.sharpness)))
         }
         if raised > 0 {
             losses.append("\(raised) transient(s) weaker than the continuous signal under them raised to its level (an emphasis is never below its breakpoint)")
@@ -121,17 +121,19 @@ struct PatternToClipConverter {
         }
         if shaped > 0 { losses.append("attack/decay/release/sustain parameters of \(shaped) event(s) (their shape is sampled into the envelope)") }
         if overlapped { losses.append("overlapping continuous events summed and clamped to 1") }
-        let controls = pattern.parameters.count + pattern.parameterCurves.count
-        let carried = pattern.parameters.count { [.hapticIntensityControl, .hapticSharpnessControl].contains($0.id) }
-            + pattern.parameterCurves.count { [.hapticIntensityControl, .hapticSharpnessControl].contains($0.id) }
-        if carried > 0 { losses.append("\(carried) intensity/sharpness control(s) sampled into the envelopes") }
-        if controls > carried { losses.append("\(controls - carried) other dynamic parameter(s) or curve(s) (envelope times, audio controls)") }
+        // Intensity and sharpness controls are carried, sampled into the envelopes; the others are not.
+        let carried: Set<DynamicParameterID> = [.hapticIntensityControl, .hapticSharpnessControl]
+        let others = pattern.parameters.count { !carried.contains($0.id) } + pattern.parameterCurves.count { !carried.contains($0.id) }
+        if others > 0 { losses.append("\(others) dynamic parameter(s) or curve(s) other than intensity and sharpness controls (envelope times, audio controls)") }
         if pattern.events.contains(where: { $0.romCue != nil }) { losses.append("ROM effect choices of notes (their events are kept)") }
         let padded = pattern.events.count { $0.type == .hapticTransient && $0.duration != nil }
         if padded > 0 { losses.append("EventDuration of \(padded) transient(s)") }
     }
 
     private static func unit(_ value: Double) -> Double { value.isNaN ? 0 : min(1, max(0, value)) }
+
+    /// Values and times to a millionth, far below what an actuator renders, so files stay readable.
+    private static func rounded(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
 }
 
 /// The continuous events sounding around a time, for a sweep through increasing times: events

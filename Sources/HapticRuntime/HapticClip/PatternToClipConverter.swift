@@ -26,20 +26,26 @@ struct PatternToClipConverter {
             let before = window.sounding(at: time.nextDown.nextDown, evaluator: evaluator)
             let at = window.sounding(at: time, evaluator: evaluator)
             if at.count > 1 || before.count > 1 { overlapped = true }
-            let levels = [Self.mixed(before), Self.mixed(at)]
-            if time > 0, abs(levels[0].intensity - levels[1].intensity) > HapticClip.conversionTolerance {
-                amplitude.append(EnvelopePoint(time: time, value: levels[0].intensity * levels[0].intensity))
+            let (left, right) = (Self.mixed(before.map(Self.level)), Self.mixed(at.map(Self.level)))
+            let tolerance = HapticClip.conversionTolerance
+            if time > 0, abs(left.intensity - right.intensity) > tolerance {
+                amplitude.append(EnvelopePoint(time: time, value: left.intensity))
             }
-            amplitude.append(EnvelopePoint(time: time, value: levels[1].intensity * levels[1].intensity))
-            // Sharpness of silence is meaningless; hold the last sounding one so it adds no points.
-            let sharpness = at.isEmpty ? (frequency.last?.value ?? 0) : levels[1].sharpness * levels[1].sharpness
-            frequency.append(EnvelopePoint(time: time, value: sharpness))
+            amplitude.append(EnvelopePoint(time: time, value: right.intensity))
+            // Without anything sounding there is no sharpness: hold the last one so it adds no points.
+            let held = frequency.last?.value ?? 0
+            let (leftSharpness, rightSharpness) = (before.isEmpty ? held : left.sharpness, at.isEmpty ? held : right.sharpness)
+            if time > 0, abs(leftSharpness - rightSharpness) > tolerance {
+                frequency.append(EnvelopePoint(time: time, value: leftSharpness))
+            }
+            frequency.append(EnvelopePoint(time: time, value: rightSharpness))
         }
+        // Simplified in intensity and sharpness, the scale that plays, then squared.
         var breakpoints = amplitude.simplified(tolerance: HapticClip.conversionTolerance)
-            .map { AmplitudeBreakpoint(time: Self.rounded($0.time), amplitude: Self.rounded(Self.unit($0.value))) }
+            .map { AmplitudeBreakpoint(time: Self.rounded($0.time), amplitude: Self.rounded(Self.unit($0.value * $0.value))) }
         place(transients, on: &breakpoints)
         let frequencyPoints = frequency.simplified(tolerance: HapticClip.conversionTolerance)
-            .map { FrequencyBreakpoint(time: Self.rounded($0.time), frequency: Self.rounded(Self.unit($0.value))) }
+            .map { FrequencyBreakpoint(time: Self.rounded($0.time), frequency: Self.rounded(Self.unit($0.value * $0.value))) }
         recordLosses(overlapped: overlapped)
         var clip = HapticClip(amplitude: breakpoints, frequency: continuous.isEmpty ? nil : frequencyPoints)
         clip.metadata.project = pattern.metadata["Project"] ?? ""
@@ -47,8 +53,16 @@ struct PatternToClipConverter {
         return HapticClipConversion(clip: clip, losses: losses)
     }
 
-    private static func mixed(_ sounding: [SoundingEvent]) -> DriveLevel {
-        DriveLevel.mix(sounding.map { DriveLevel(intensity: $0.intensity, sharpness: $0.sharpness) })
+    /// The compiler's mix (intensities summed and clamped, sharpness weighted by intensity),
+    /// except that silent events keep their sharpness (their plain mean) instead of the mix's 0.5.
+    private static func mixed(_ levels: [DriveLevel]) -> DriveLevel {
+        let level = DriveLevel.mix(levels)
+        guard level.intensity == 0, !levels.isEmpty else { return level }
+        return DriveLevel(intensity: 0, sharpness: levels.reduce(0) { $0 + $1.sharpness } / Double(levels.count))
+    }
+
+    private static func level(_ sounding: SoundingEvent) -> DriveLevel {
+        DriveLevel(intensity: sounding.intensity, sharpness: sounding.sharpness)
     }
 
     /// Every corner of the continuous haptics (both sides of each event start and end, envelope
@@ -81,7 +95,7 @@ struct PatternToClipConverter {
             if byTime.last?.time == impulse.time { byTime[byTime.count - 1].impulses.append(impulse) } else { byTime.append((impulse.time, [impulse])) }
         }
         for (time, impulses) in byTime {
-            let level = DriveLevel.mix(impulses.map { DriveLevel(intensity: $0.intensity, sharpness: $0.sharpness) })
+            let level = Self.mixed(impulses.map { DriveLevel(intensity: $0.intensity, sharpness: $0.sharpness) })
             // At a step, the emphasis goes on the later breakpoint (the value from `time` on).
             let index = breakpoints.lastIndex { $0.time == time } ?? insertBreakpoint(at: time, into: &breakpoints)
             let continuous = breakpoints[index].amplitude.squareRoot() / HapticClip.emphasisDucking

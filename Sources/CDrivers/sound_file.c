@@ -80,6 +80,7 @@ int hb_sound_file_write(const char *path, int container, const float *samples, u
     case HB_SOUND_FILE_WAV: info.format = SF_FORMAT_WAV | SF_FORMAT_PCM_16; break;
     case HB_SOUND_FILE_FLAC: info.format = SF_FORMAT_FLAC | SF_FORMAT_PCM_16; break;
     case HB_SOUND_FILE_OGG_VORBIS: info.format = SF_FORMAT_OGG | SF_FORMAT_VORBIS; break;
+    case HB_SOUND_FILE_AIFF: info.format = SF_FORMAT_AIFF | SF_FORMAT_PCM_16; break;
     default: return failed(SF_ERR_UNSUPPORTED_ENCODING, "unknown container", message);
     }
     if (channels > pcm_chunk_samples || rate > INT_MAX || frames > (unsigned long)(SIZE_MAX / sizeof(float)) / (channels == 0 ? 1 : channels)) {

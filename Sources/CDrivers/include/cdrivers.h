@@ -140,12 +140,14 @@ int hb_sound_file_read_mono(const char *path, double max_seconds, float **sample
                             unsigned int *channels, unsigned int *rate, const char **message, int *opened);
 
 /*
- * Containers hb_sound_file_write writes: 16-bit PCM WAV, 16-bit FLAC, and Vorbis in an Ogg container
- * (libsndfile's SF_FORMAT_WAV|SF_FORMAT_PCM_16, SF_FORMAT_FLAC|SF_FORMAT_PCM_16, SF_FORMAT_OGG|SF_FORMAT_VORBIS).
+ * Containers hb_sound_file_write writes: 16-bit PCM WAV, 16-bit FLAC, Vorbis in an Ogg container and
+ * 16-bit AIFF (libsndfile's SF_FORMAT_WAV|SF_FORMAT_PCM_16, SF_FORMAT_FLAC|SF_FORMAT_PCM_16,
+ * SF_FORMAT_OGG|SF_FORMAT_VORBIS, SF_FORMAT_AIFF|SF_FORMAT_PCM_16).
  */
 #define HB_SOUND_FILE_WAV 0
 #define HB_SOUND_FILE_FLAC 1
 #define HB_SOUND_FILE_OGG_VORBIS 2
+#define HB_SOUND_FILE_AIFF 3
 /*
  * Encodes `frames` interleaved frames of `channels` floats (-1…1) at `rate` hertz into a new file at
  * `path` in `container`, replacing any file there. The 16-bit containers store each sample as

@@ -78,7 +78,7 @@ extension HapticClip {
 
     /// The frequency envelope with breakpoints after `end` replaced by one at `end` carrying the
     /// envelope's value there (design tools export envelopes that run a little past the end).
-    func clampedFrequency(endingAt end: Double) -> [FrequencyBreakpoint]? {
+    public func clampedFrequency(endingAt end: Double) -> [FrequencyBreakpoint]? {
         guard let frequency, !frequency.isEmpty else { return nil }
         guard let firstLate = frequency.firstIndex(where: { $0.time > end }) else { return frequency }
         var kept = Array(frequency[..<firstLate])

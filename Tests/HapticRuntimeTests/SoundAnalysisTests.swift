@@ -25,6 +25,22 @@ final class SoundAnalysisTests: XCTestCase {
         assertValidV1(result)
     }
 
+    func testALoudStartDoesNotHideTheClicksOverACarryingTone() {
+        // The tone starting from silence is by far the strongest onset; the clicks on top of it
+        // are still one emphasis each.
+        let clicks = [0.25, 0.5, 0.75, 1.0, 1.25]
+        let tone = SyntheticSound.chirp(from: 60, to: 300, seconds: 1.5, level: 0.3)
+        var samples = tone
+        for click in clicks {
+            // 1 ms of full-scale samples alternating in sign, decaying: a hard, bright tick.
+            let start = Int(click * Double(SyntheticSound.rate))
+            for index in 0..<48 { samples[start + index] += Float((index % 2 == 0 ? 0.8 : -0.8) * exp(-Double(index) / 24)) }
+        }
+        let emphasis = clip(samples).amplitude.filter { $0.emphasis != nil }.map(\.time).filter { $0 > 0.1 }
+        XCTAssertEqual(emphasis.count, clicks.count, "\(emphasis)")
+        for (found, click) in zip(emphasis, clicks) { XCTAssertEqual(found, click, accuracy: 0.01) }
+    }
+
     func testAToneBurstsEnvelopeFollowsItsAttackAndDecayWithinFiveHundredths() {
         let shape = SyntheticSound.BurstShape()
         var settings = SoundAnalysisSettings()

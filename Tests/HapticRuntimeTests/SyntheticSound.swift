@@ -7,14 +7,14 @@ enum SyntheticSound {
 
     static func silence(seconds: Double) -> [Float] { [Float](repeating: 0, count: Int(seconds * Double(rate))) }
 
-    /// Clicks of 1 ms decaying noise (peak `level`) at `times` in `seconds` of silence.
+    /// Clicks of 1 ms of noise decaying with a 0.5 ms time constant (peak `level`) at `times` in `seconds` of silence.
     static func clickTrain(at times: [Double], seconds: Double, level: Float = 0.9, seed: UInt64 = 1) -> [Float] {
         var samples = silence(seconds: seconds)
         var random = SplitMix64(seed: seed)
         for time in times {
             let start = Int(time * Double(rate))
             for index in 0..<(rate / 1000) where start + index < samples.count {
-                let decay = Float(exp(-Double(index) / Double(rate) / 0.0003))
+                let decay = Float(exp(-Double(index) / Double(rate) / 0.0005))
                 samples[start + index] = level * decay * Float.random(in: -1...1, using: &random)
             }
         }

@@ -27,7 +27,7 @@ public struct SoundAnalysisSettings: Sendable, Hashable {
     /// Whether onsets become emphasis.
     public var emphasis = true
     /// 0 % keeps no onset as emphasis, 100 % every one; in between an onset is kept when its
-    /// spectral flux is at least (100 % − sensitivity) of the strongest onset's.
+    /// spectral flux is within a factor 10^(s / (100 − s)) of the strongest onset's (50 %: 10×).
     public var sensitivityPercent = 50.0
     /// Two emphasis are at least this far apart (ms).
     public var peakWindowMs = 100.0

@@ -33,30 +33,39 @@ enum SpectralFrames {
         var frames: [SpectralFrame] = []
         frames.reserveCapacity(samples.count / hop + 2)
         var center = 0
-        while center <= samples.count {
-            let start = center - size / 2
-            for index in 0..<size {
-                let source = start + index
-                frame[index] = source >= 0 && source < samples.count ? samples[source] * window[index] : 0
-            }
-            frame.withUnsafeBufferPointer { input in
-                magnitudes.withUnsafeMutableBufferPointer { output in fft.magnitudes(of: input, into: output) }
-            }
-            var flux: Float = 0
-            var weighted: Double = 0
-            var total: Double = 0
-            for bin in 0..<fft.binCount {
-                let magnitude = magnitudes[bin] * scale
-                flux += max(0, magnitude - previous[bin])
-                previous[bin] = magnitude
-                if bin >= 1 && bin <= lowpassBin {
-                    weighted += Double(magnitude) * Double(bin) * binWidth
-                    total += Double(magnitude)
+        samples.withUnsafeBufferPointer { source in
+            window.withUnsafeBufferPointer { window in
+                while center <= source.count {
+                    let start = center - size / 2
+                    // Only the frames at the ends reach past the sound; they are zero-padded.
+                    let first = max(0, -start), last = min(size, source.count - start)
+                    frame.withUnsafeMutableBufferPointer { frame in
+                        for index in 0..<size { frame[index] = index >= first && index < last ? source[start + index] * window[index] : 0 }
+                    }
+                    frame.withUnsafeBufferPointer { input in
+                        magnitudes.withUnsafeMutableBufferPointer { output in fft.magnitudes(of: input, into: output) }
+                    }
+                    var flux: Float = 0
+                    var weighted: Float = 0
+                    var total: Float = 0
+                    magnitudes.withUnsafeMutableBufferPointer { magnitudes in
+                        previous.withUnsafeMutableBufferPointer { previous in
+                            for bin in 0..<magnitudes.count {
+                                let magnitude = magnitudes[bin] * scale
+                                flux += max(0, magnitude - previous[bin])
+                                previous[bin] = magnitude
+                                if bin >= 1 && bin <= lowpassBin {
+                                    weighted += magnitude * Float(bin)
+                                    total += magnitude
+                                }
+                            }
+                        }
+                    }
+                    let loud = lowpassBin > 0 && Double(total) / Double(lowpassBin) >= quietFrameLevel
+                    frames.append(SpectralFrame(time: Double(center) / sampleRate, centroid: loud ? Double(weighted / total) * binWidth : nil, flux: Double(flux)))
+                    center += hop
                 }
             }
-            let loud = lowpassBin > 0 && total / Double(lowpassBin) >= quietFrameLevel
-            frames.append(SpectralFrame(time: Double(center) / sampleRate, centroid: loud ? weighted / total : nil, flux: Double(flux)))
-            center += hop
         }
         return frames
     }

@@ -313,9 +313,10 @@ timed_rtp_writes() {
 # 0.4 s, a hold at 0.25, clicks at 0.6 and 0.8 s). Read back from the SMBus trace, RTP_INPUT must
 # follow the envelope — half of full drive half-way up the ramp (intensity runs linearly between
 # √amplitude breakpoints), half of it on the hold (√0.25) — and rise to full drive only twice
-# after the ramp, 0.6 s and 0.8 s after the first drive (±25 ms under emulation), one stretch per
-# emphasis; then 0 and standby. Levels are compared with the full drive measured at the ramp's
-# top, so the check holds for any RTP data format.
+# after the ramp, 0.2 s and 0.4 s after the drop from the ramp's top at 0.4 s (±25 ms under
+# emulation), one stretch per emphasis; then 0 and standby. Levels are compared with the full
+# drive at the ramp's top, so the check holds for any RTP data format; times are measured from the
+# drop, since under emulation the first writes of a stream can run late and be resynced.
 scenario_play_haptic_clip() {
     local build=$1 binary status verdict mode
     binary=$(hapticboard_of $build)
@@ -324,28 +325,31 @@ scenario_play_haptic_clip() {
     mode=$(last_write 1)
     timed_rtp_writes > /tmp/clip.rtp
     verdict=$(awk '
-        NR == 1 || start == "" { if ($2 > 0 && start == "") start = $1 }
-        start != "" { t = $1 - start; times[n] = t; values[n] = $2; n++; last = $2 }
+        { times[n] = $1; values[n] = $2; n++; last = $2 }
         # The value in force at time t: the last write at or before it.
         function at(t,   i, v) { v = 0; for (i = 0; i < n && times[i] <= t; i++) v = values[i]; return v }
         END {
-            if (n == 0) { print "no RTP writes"; exit }
-            full = at(0.399); half_ramp = at(0.2); hold = at(0.5)
-            # Stretches at full drive after the ramp: where they start.
+            if (n == 0) { print "bad no RTP writes"; exit }
+            # Full drive: the top of the ramp. Time is measured from the drop at 0.4 s, the
+            # sharpest edge of the clip: the first writes may run late under emulation.
+            full = 0; for (i = 0; i < n; i++) if (values[i] > full) { full = values[i]; top = i }
+            for (i = top; i < n && values[i] > 0.75 * full; i++) ;
+            drop = i < n ? times[i] : times[n - 1]
+            half_ramp = at(drop - 0.2); hold = at(drop + 0.1)
             clicks = ""; count = 0; inside = 0
             for (i = 0; i < n; i++) {
-                high = times[i] > 0.45 && values[i] >= 0.9 * full
-                if (high && !inside) { clicks = clicks sprintf(" %.3f", times[i]); onset[count++] = times[i] }
+                high = times[i] > drop + 0.05 && values[i] >= 0.9 * full
+                if (high && !inside) { clicks = clicks sprintf(" %.3f", times[i] - drop + 0.4); onset[count++] = times[i] - drop + 0.4 }
                 inside = high
             }
             ok = full > 0 && half_ramp >= 0.4 * full && half_ramp <= 0.6 * full && hold >= 0.4 * full && hold <= 0.6 * full \
                 && count == 2 && onset[0] >= 0.575 && onset[0] <= 0.625 && onset[1] >= 0.775 && onset[1] <= 0.825 && last == 0
-            printf "%s full %d, half-way up the ramp %d, hold %d, full-drive stretches after the ramp at%s s, %d writes, last %d", (ok ? "ok" : "bad"), full, half_ramp, hold, clicks, n, last
+            printf "%s full %d, half-way up the ramp %d, hold %d, full-drive stretches after the ramp at%s s (clip time, from the drop at 0.4 s), %d writes, last %d", (ok ? "ok" : "bad"), full, half_ramp, hold, clicks, n, last
         }' /tmp/clip.rtp)
     if [ $status -eq 0 ] && [ "${verdict%% *}" = ok ] && [ "$mode" = 40 ]; then
         pass "play emphasis-clip.haptic ($build): RTP_INPUT read back follows the envelope and shows both clicks: ${verdict#ok }; last MODE write 0x$mode (standby); exit 0"
     else
-        fail "play emphasis-clip.haptic ($build): expected exit 0, RTP at half of full drive half-way up the ramp and on the hold (±0.1), two full-drive stretches starting 0.6 and 0.8 s after the first drive (±25 ms), last RTP 0 and MODE 0x40; got exit $status, ${verdict#* }, last MODE $mode: $(first_line /tmp/clip.err)"
+        fail "play emphasis-clip.haptic ($build): expected exit 0, RTP at half of full drive half-way up the ramp and on the hold (±0.1), two full-drive stretches starting 0.2 and 0.4 s after the drop from the ramp's top (±25 ms), last RTP 0 and MODE 0x40; got exit $status, ${verdict#* }, last MODE $mode: $(first_line /tmp/clip.err)"
     fi
 }
 

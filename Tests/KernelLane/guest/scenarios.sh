@@ -312,7 +312,7 @@ timed_rtp_writes() {
 # play of a .haptic clip with emphasis (lane/emphasis-clip.haptic: a ramp to amplitude 1 over
 # 0.4 s, a hold at 0.25, clicks at 0.6 and 0.8 s). Read back from the SMBus trace, RTP_INPUT must
 # follow the envelope — half of full drive half-way up the ramp (intensity runs linearly between
-# √amplitude breakpoints), half of it on the hold (√0.25) — and rise to full drive only twice
+# √amplitude breakpoints), half of it on the hold (√0.25) — and rise to near full drive only twice
 # after the ramp, 0.2 s and 0.4 s after the drop from the ramp's top at 0.4 s (±25 ms under
 # emulation), one stretch per emphasis; then 0 and standby. Levels are compared with the full
 # drive at the ramp's top, so the check holds for any RTP data format; times are measured from the
@@ -338,18 +338,20 @@ scenario_play_haptic_clip() {
             half_ramp = at(drop - 0.2); hold = at(drop + 0.1)
             clicks = ""; count = 0; inside = 0
             for (i = 0; i < n; i++) {
-                high = times[i] > drop + 0.05 && values[i] >= 0.9 * full
+                # A click adds its intensity to the ducked hold (about 0.4 of full): on the lane's
+                # closed-loop LRA it drives 0.86 of full (sharpness shades amplitude).
+                high = times[i] > drop + 0.05 && values[i] >= 0.75 * full
                 if (high && !inside) { clicks = clicks sprintf(" %.3f", times[i] - drop + 0.4); onset[count++] = times[i] - drop + 0.4 }
                 inside = high
             }
             ok = full > 0 && half_ramp >= 0.4 * full && half_ramp <= 0.6 * full && hold >= 0.4 * full && hold <= 0.6 * full \
                 && count == 2 && onset[0] >= 0.575 && onset[0] <= 0.625 && onset[1] >= 0.775 && onset[1] <= 0.825 && last == 0
-            printf "%s full %d, half-way up the ramp %d, hold %d, full-drive stretches after the ramp at%s s (clip time, from the drop at 0.4 s), %d writes, last %d", (ok ? "ok" : "bad"), full, half_ramp, hold, clicks, n, last
+            printf "%s full %d, half-way up the ramp %d, hold %d, clicks (above 0.75 of full) after the ramp at%s s (clip time, from the drop at 0.4 s), %d writes, last %d", (ok ? "ok" : "bad"), full, half_ramp, hold, clicks, n, last
         }' /tmp/clip.rtp)
     if [ $status -eq 0 ] && [ "${verdict%% *}" = ok ] && [ "$mode" = 40 ]; then
         pass "play emphasis-clip.haptic ($build): RTP_INPUT read back follows the envelope and shows both clicks: ${verdict#ok }; last MODE write 0x$mode (standby); exit 0"
     else
-        fail "play emphasis-clip.haptic ($build): expected exit 0, RTP at half of full drive half-way up the ramp and on the hold (±0.1), two full-drive stretches starting 0.2 and 0.4 s after the drop from the ramp's top (±25 ms), last RTP 0 and MODE 0x40; got exit $status, ${verdict#* }, last MODE $mode: $(first_line /tmp/clip.err)"
+        fail "play emphasis-clip.haptic ($build): expected exit 0, RTP at half of full drive half-way up the ramp and on the hold (±0.1), two stretches above 0.75 of full drive starting 0.2 and 0.4 s after the drop from the ramp's top (±25 ms), last RTP 0 and MODE 0x40; got exit $status, ${verdict#* }, last MODE $mode: $(first_line /tmp/clip.err)"
     fi
 }
 

@@ -338,8 +338,8 @@ scenario_play_haptic_clip() {
             half_ramp = at(drop - 0.2); hold = at(drop + 0.1)
             clicks = ""; count = 0; inside = 0
             for (i = 0; i < n; i++) {
-                # A click adds its intensity to the ducked hold (about 0.4 of full): on the lane's
-                # closed-loop LRA it drives 0.86 of full (sharpness shades amplitude).
+                # A click adds its intensity to the ducked hold (about 0.4 of full): on the lane board
+                # (a closed-loop LRA, where sharpness shades amplitude) it drives 0.86 of full.
                 high = times[i] > drop + 0.05 && values[i] >= 0.75 * full
                 if (high && !inside) { clicks = clicks sprintf(" %.3f", times[i] - drop + 0.4); onset[count++] = times[i] - drop + 0.4 }
                 inside = high

@@ -17,7 +17,8 @@ let package = Package(
     ],
     targets: [
         // Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x, chosen by its header), ALSA,
-        // libsndfile (sound file decoding) and libsamplerate (resampling to the device rate).
+        // libsndfile (sound file decoding), libsamplerate (resampling to the device rate) and kissfft
+        // (the FFT of the sound analysis; BSD-licensed, like every library here permissive).
         .target(
             name: "CDrivers",
             linkerSettings: [
@@ -26,6 +27,7 @@ let package = Package(
                 .linkedLibrary("asound"),
                 .linkedLibrary("sndfile"),
                 .linkedLibrary("samplerate"),
+                .linkedLibrary("kissfft-float"),
             ]
         ),
         .target(

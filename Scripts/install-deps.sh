@@ -8,7 +8,7 @@
 # the script gives up with a non-zero exit.
 set -euo pipefail
 
-packages=(libgpiod-dev libi2c-dev libasound2-dev libsndfile1-dev libsamplerate0-dev pkg-config "$@")
+packages=(libgpiod-dev libi2c-dev libasound2-dev libsndfile1-dev libsamplerate0-dev libkissfft-dev pkg-config "$@")
 
 say() { echo "hapticboard: $*" >&2; }
 

@@ -80,6 +80,7 @@ int hb_sound_file_write(const char *path, int container, const float *samples, u
     case HB_SOUND_FILE_WAV: info.format = SF_FORMAT_WAV | SF_FORMAT_PCM_16; break;
     case HB_SOUND_FILE_FLAC: info.format = SF_FORMAT_FLAC | SF_FORMAT_PCM_16; break;
     case HB_SOUND_FILE_OGG_VORBIS: info.format = SF_FORMAT_OGG | SF_FORMAT_VORBIS; break;
+    case HB_SOUND_FILE_AIFF: info.format = SF_FORMAT_AIFF | SF_FORMAT_PCM_16; break;
     default: return failed(SF_ERR_UNSUPPORTED_ENCODING, "unknown container", message);
     }
     if (channels > pcm_chunk_samples || rate > INT_MAX || frames > (unsigned long)(SIZE_MAX / sizeof(float)) / (channels == 0 ? 1 : channels)) {
@@ -143,5 +144,91 @@ int hb_resample(const float *input, unsigned long input_frames, unsigned int cha
         return error;
     }
     *output_frames = (unsigned long)data.output_frames_gen;
+    return 0;
+}
+
+/* Frames read per sf_readf_float call when decoding to mono. */
+enum { mono_chunk_frames = 4096 };
+
+int hb_sound_file_read_mono(const char *path, double max_seconds, float **samples, unsigned long *frames,
+                            unsigned int *channels, unsigned int *rate, const char **message, int *opened) {
+    SF_INFO info = {0};
+    *opened = 0;
+    *samples = NULL;
+    *frames = 0;
+    SNDFILE *file = sf_open(path, SFM_READ, &info);
+    if (file == NULL) {
+        int error = sf_error(NULL);
+        return failed(error != 0 ? error : SF_ERR_UNRECOGNISED_FORMAT, sf_strerror(NULL), message);
+    }
+    *opened = 1;
+    if (info.channels <= 0 || info.channels > 1024 || info.samplerate <= 0) {
+        sf_close(file);
+        return failed(SF_ERR_MALFORMED_FILE, "the file names no usable channel count or sample rate", message);
+    }
+    *channels = (unsigned int)info.channels;
+    *rate = (unsigned int)info.samplerate;
+    double limit = max_seconds * (double)info.samplerate;
+    size_t max_frames = limit <= 0 ? 0 : limit >= (double)(SIZE_MAX / sizeof(float) / 2) ? SIZE_MAX / sizeof(float) / 2 : (size_t)limit;
+    /* libsndfile bounds a WAV's claimed length by the file's size, so a claim past the limit is real. */
+    if (info.frames > 0 && (unsigned long long)info.frames > (unsigned long long)max_frames) {
+        sf_close(file);
+        return failed(HB_SOUND_FILE_TOO_LONG, "longer than the longest sound analysed", message);
+    }
+    /*
+     * The header's frame count is only a hint: a header can claim more frames than the file holds
+     * (or an absurd number), so the buffer grows with what is actually decoded, in chunks, and the
+     * decode stops at max_frames instead of trusting the claim.
+     */
+    float *chunk = malloc((size_t)mono_chunk_frames * (size_t)info.channels * sizeof(float));
+    size_t capacity = mono_chunk_frames;
+    float *mono = malloc(capacity * sizeof(float));
+    if (chunk == NULL || mono == NULL) {
+        free(chunk);
+        free(mono);
+        sf_close(file);
+        return failed(HB_SOUND_FILE_TOO_LARGE, "out of memory", message);
+    }
+    size_t count = 0;
+    int result = 0;
+    for (;;) {
+        sf_count_t read = sf_readf_float(file, chunk, mono_chunk_frames);
+        int error = sf_error(file);
+        if (error != 0) {
+            result = failed(error, sf_strerror(file), message);
+            break;
+        }
+        if (read <= 0) break;
+        if (count + (size_t)read > max_frames) {
+            result = failed(HB_SOUND_FILE_TOO_LONG, "longer than the longest sound analysed", message);
+            break;
+        }
+        if (count + (size_t)read > capacity) {
+            size_t grown = capacity * 2;
+            while (grown < count + (size_t)read) grown *= 2;
+            float *larger = realloc(mono, grown * sizeof(float));
+            if (larger == NULL) {
+                result = failed(HB_SOUND_FILE_TOO_LARGE, "out of memory", message);
+                break;
+            }
+            mono = larger;
+            capacity = grown;
+        }
+        /* The mean of the channels: a sound in one channel only keeps its shape at 1/channels. */
+        for (sf_count_t frame = 0; frame < read; frame++) {
+            float sum = 0;
+            for (int channel = 0; channel < info.channels; channel++) sum += chunk[frame * info.channels + channel];
+            mono[count + (size_t)frame] = sum / (float)info.channels;
+        }
+        count += (size_t)read;
+    }
+    free(chunk);
+    sf_close(file);
+    if (result != 0) {
+        free(mono);
+        return result;
+    }
+    *samples = mono;
+    *frames = (unsigned long)count;
     return 0;
 }

@@ -50,6 +50,10 @@ public struct HapticEvent: Sendable, Hashable {
     /// ROM effects that stand for this event (and the others of its cue group) on chips with a
     /// waveform library; set by note lists, not part of AHAP (see `ROMCue`).
     public var romCue: ROMCue? = nil
+    /// A `.haptic` clip's emphasis: a click layered over the clip's continuous signal, so the
+    /// compiler renders it as a pulse in that signal's amplitude stream (mixed with it) rather than
+    /// as a ROM effect, which could not play inside the stream. Not part of AHAP.
+    public var isEmphasis = false
 
     public init(
         type: HapticEventType,

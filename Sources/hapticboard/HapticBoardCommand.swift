@@ -6,7 +6,7 @@ import Foundation
 struct HapticBoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hapticboard",
-        abstract: "Play haptic content (AHAP, Haptic Notation, notes) on real or simulated actuators.",
+        abstract: "Play haptic content (AHAP, .haptic, Haptic Notation, notes, sounds) on real or simulated actuators.",
         discussion: """
             Without a board file every command runs on the built-in simulated board 'sim'.
 
@@ -16,6 +16,7 @@ struct HapticBoardCommand: ParsableCommand {
               hapticboard play --effect 47 --board raspberry-pi-4-drv2605l
               hapticboard inspect --program Examples/ahap/parameter-curves.ahap
               hapticboard render Examples/ahap/transients.ahap --svg transients.svg
+              hapticboard convert Examples/haptic/impact-rumble.haptic --to ahap
               hapticboard calibrate --board raspberry-pi-5-drv2605l
               hapticboard --generate-completion-script bash > hapticboard.bash
 
@@ -29,6 +30,7 @@ struct HapticBoardCommand: ParsableCommand {
             PlayCommand.self,
             InspectCommand.self,
             RenderCommand.self,
+            ConvertCommand.self,
             CalibrateCommand.self,
             StatusCommand.self,
             ProbeCommand.self,

@@ -19,7 +19,7 @@ final class AHAPFuzzTests: XCTestCase {
         for iteration in 0..<3000 {
             var bytes = sources.randomElement(using: &random) ?? []
             for _ in 0..<Int.random(in: 1...4, using: &random) {
-                mutate(&bytes, using: &random)
+                ByteMutation.mutate(&bytes, inserting: Self.fragments, using: &random)
             }
             let text = String(decoding: bytes, as: UTF8.self)
             do {
@@ -43,29 +43,5 @@ final class AHAPFuzzTests: XCTestCase {
         // Both outcomes must be exercised, or the mutations are too weak or too destructive to test anything.
         XCTAssertGreaterThan(readCount, 100)
         XCTAssertGreaterThan(errorCount, 100)
-    }
-
-    private func mutate(_ bytes: inout [UInt8], using random: inout SplitMix64) {
-        guard !bytes.isEmpty else {
-            bytes = Self.fragments.randomElement(using: &random) ?? []
-            return
-        }
-        let position = Int.random(in: 0..<bytes.count, using: &random)
-        switch Int.random(in: 0..<6, using: &random) {
-        case 0:
-            bytes[position] = UInt8.random(in: 0...255, using: &random)
-        case 1:
-            bytes[position] ^= 1 << UInt8.random(in: 0..<8, using: &random)
-        case 2:
-            bytes.removeSubrange(position...)
-        case 3:
-            bytes.insert(contentsOf: Self.fragments.randomElement(using: &random) ?? [], at: position)
-        case 4:
-            let end = min(bytes.count, position + Int.random(in: 1...40, using: &random))
-            bytes.removeSubrange(position..<end)
-        default:
-            let end = min(bytes.count, position + Int.random(in: 1...200, using: &random))
-            bytes.insert(contentsOf: bytes[position..<end], at: Int.random(in: 0..<bytes.count, using: &random))
-        }
     }
 }

@@ -63,13 +63,16 @@ final class AHAPWaveformPathTests: XCTestCase {
         XCTAssertEqual(resolve("folder.wav"), .failure(.notARegularFile))
     }
 
-    func testTheReaderRefusesEscapingPathsWithTheirLocation() throws {
+    func testTheReaderKeepsTheHapticsAndReportsEscapingPathsWithTheirLocation() throws {
         let text = """
         { "Pattern": [
           { "Event": { "EventType": "AudioCustom", "EventWaveformPath": "escape.wav" } } ] }
         """
         let file = try folder.write(text, to: "pattern.ahap")
-        XCTAssertThrowsError(try AHAP.read(contentsOf: file)) { error in
+        let content = try AHAP.read(contentsOf: file)
+        XCTAssertEqual(content.warnings.count, 1)
+        XCTAssertTrue(content.warnings[0].description.hasPrefix("\(file.relativePath):2:65: warning: Pattern[0].Event.EventWaveformPath: waveform path \"escape.wav\" resolves through a symbolic link"), content.warnings[0].description)
+        XCTAssertThrowsError(try content.requirePlayableWaveforms()) { error in
             guard case .waveformPath(let location, let keyPath, let path, .linkLeavesFolder)? = error as? AHAPError else {
                 return XCTFail("\(error)")
             }
@@ -80,15 +83,34 @@ final class AHAPWaveformPathTests: XCTestCase {
         }
     }
 
+    func testAMissingWaveformIsAWarningNamingThePathTried() throws {
+        let text = """
+        { "Pattern": [
+          { "Event": { "Time": 0, "EventType": "HapticTransient" } },
+          { "Event": { "EventType": "AudioCustom", "EventWaveformPath": "gone.wav" } } ] }
+        """
+        let file = try folder.write(text, to: "pattern.ahap")
+        let content = try AHAP.read(contentsOf: file)
+        XCTAssertEqual(content.pattern.events.count, 2)
+        XCTAssertEqual(content.waveformProblems.count, 1)
+        let tried = folder.url.appendingPathComponent("gone.wav").standardizedFileURL.path
+        XCTAssertEqual(content.warnings.map(\.description), [
+            "\(file.relativePath):3:65: warning: Pattern[1].Event.EventWaveformPath: waveform path \"gone.wav\" names no file in the AHAP file's folder (tried \(tried)); the event's sound cannot play, its haptics do",
+        ])
+        XCTAssertEqual(content.waveformProblems.first?.description,
+                       "\(file.relativePath):3:65: Pattern[1].Event.EventWaveformPath: waveform path \"gone.wav\" names no file in the AHAP file's folder")
+    }
+
     func testTextWithoutAFolderGetsTheChecksThatNeedNoFileSystem() {
         let relative = AHAPFixtures.singleEvent(#""EventType": "AudioCustom", "EventWaveformPath": "anywhere/clip.wav""#)
         XCTAssertEqual(AHAPFixtures.read(relative)?.pattern.events.first?.waveformPath, "anywhere/clip.wav")
+        XCTAssertEqual(AHAPFixtures.read(relative)?.waveformProblems, [])
         let escaping = AHAPFixtures.singleEvent(#""EventType": "AudioCustom", "EventWaveformPath": "../clip.wav""#)
-        XCTAssertEqual(AHAPFixtures.error(escaping)?.description,
+        XCTAssertEqual(AHAPFixtures.read(escaping)?.waveformProblems.first?.description,
                        #"test.ahap:3:67: Pattern[0].Event.EventWaveformPath: waveform path "../clip.wav" leaves the AHAP file's folder through '..'"#)
         let absolute = AHAPFixtures.singleEvent(#""EventType": "AudioCustom", "EventWaveformPath": "/etc/passwd""#)
-        guard case .waveformPath(_, _, _, .absolute)? = AHAPFixtures.error(absolute) else {
-            return XCTFail("expected an absolute-path error")
+        guard case .waveformPath(_, _, _, .absolute)? = AHAPFixtures.read(absolute)?.waveformProblems.first else {
+            return XCTFail("expected an absolute-path problem")
         }
     }
 

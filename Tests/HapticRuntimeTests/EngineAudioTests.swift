@@ -296,6 +296,18 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertEqual(SignalMeasurement.peak(of: left, in: first + 675..<first + 1000), 0, "ends 14 ms after the first start")
         try piano.cancel()
     }
+
+    func testPlaysAudioOnlyPlaysTheSoundAndLeavesTheActuatorAtRest() throws {
+        let audio = try makeRig()
+        audio.rig.engine.playsAudioOnly = true
+        let player = try audio.rig.engine.makePlayer(with: HapticPattern(events: tapWithClick(at: 0.1) + [TestPatterns.continuous(at: 0.2, duration: 0.1)]))
+        try player.start(atTime: 0.05)
+        audio.rig.run(until: 0.6)
+        XCTAssertEqual(audio.onsets.count, 1, "the sound plays")
+        XCTAssertTrue(audio.rig.goTimes.isEmpty, "no ROM effect")
+        XCTAssertTrue(audio.rig.writes(to: 0x02).allSatisfy { $0.value == 0 }, "no drive")
+        XCTAssertEqual(audio.rig.drive(at: 0.27), 0)
+    }
 }
 
 final class EnginePCMActuatorTests: XCTestCase {

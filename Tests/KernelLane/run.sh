@@ -161,6 +161,7 @@ cp "$repository/Boards/kernel-lane.yml" "$repository/Boards/kernel-lane-audio.ym
     "$repository/Examples/ahap/continuous-envelopes.ahap" "$root/lane/"
 cp "$lane/guest/long-buzz.ahap" "$root/lane/"
 cp "$lane/guest/sound-and-drive.ahap" "$root/lane/audio/"
+cp "$lane/guest/emphasis-clip.haptic" "$lane/guest/exported-without-sound.ahap" "$root/lane/"
 "$binaries/hapticboard-capture" burst "$root/lane/audio/burst.wav"
 cp "$lane/guest/asound.conf" "$root/etc/asound.conf"
 cp "$lane/guest/scenarios.sh" "$root/lane/"

@@ -111,9 +111,11 @@ final class InspectCommandTests: XCTestCase {
     }
 
     func testUnknownExtensionAndMissingFile() throws {
-        let run = try BuiltCommand().run(["inspect", "pattern.wav", "/nonexistent/pattern.ahap"])
+        let unknown = try temporaryFile("pattern.xyz", "loud sharp\n")
+        let run = try BuiltCommand().run(["inspect", unknown, "/nonexistent/pattern.ahap", "/nonexistent/sound.wav"])
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.errorOutput.contains("pattern.wav: unknown content type"), run.errorOutput)
+        XCTAssertTrue(run.errorOutput.contains("pattern.xyz: unknown content type"), run.errorOutput)
         XCTAssertTrue(run.errorOutput.contains("/nonexistent/pattern.ahap"), run.errorOutput)
+        XCTAssertTrue(run.errorOutput.contains("/nonexistent/sound.wav: cannot read sound file"), run.errorOutput)
     }
 }

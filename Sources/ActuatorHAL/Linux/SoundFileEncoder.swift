@@ -14,6 +14,8 @@ public enum SoundFileEncoder {
         case flac
         /// Vorbis in an Ogg container: lossy, libsndfile's default quality.
         case oggVorbis
+        /// AIFF, 16-bit big-endian PCM.
+        case aiff
 
         /// The usual file name extension, without the dot.
         public var fileExtension: String {
@@ -21,6 +23,7 @@ public enum SoundFileEncoder {
             case .wav: "wav"
             case .flac: "flac"
             case .oggVorbis: "ogg"
+            case .aiff: "aiff"
             }
         }
 
@@ -29,6 +32,7 @@ public enum SoundFileEncoder {
             case .wav: "16-bit WAV"
             case .flac: "16-bit FLAC"
             case .oggVorbis: "Ogg/Vorbis"
+            case .aiff: "16-bit AIFF"
             }
         }
 
@@ -37,6 +41,7 @@ public enum SoundFileEncoder {
             case .wav: HB_SOUND_FILE_WAV
             case .flac: HB_SOUND_FILE_FLAC
             case .oggVorbis: HB_SOUND_FILE_OGG_VORBIS
+            case .aiff: HB_SOUND_FILE_AIFF
             }
         }
     }

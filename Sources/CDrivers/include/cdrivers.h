@@ -136,12 +136,25 @@ int hb_sound_file_read(const char *path, float **samples, unsigned long *frames,
 void hb_sound_file_free(float *samples);
 
 /*
- * Containers hb_sound_file_write writes: 16-bit PCM WAV, 16-bit FLAC, and Vorbis in an Ogg container
- * (libsndfile's SF_FORMAT_WAV|SF_FORMAT_PCM_16, SF_FORMAT_FLAC|SF_FORMAT_PCM_16, SF_FORMAT_OGG|SF_FORMAT_VORBIS).
+ * Decodes the sound file at `path` to one channel, the mean of its channels, reading in chunks so
+ * memory follows what the file really holds, not what its header claims. Stops with
+ * HB_SOUND_FILE_TOO_LONG once more than `max_seconds` of sound decoded (or its header says it holds more). On success *samples (free with
+ * hb_sound_file_free) holds *frames floats at *rate hertz and *channels is the file's channel
+ * count. Failures are reported as by hb_sound_file_read.
+ */
+#define HB_SOUND_FILE_TOO_LONG 10001
+int hb_sound_file_read_mono(const char *path, double max_seconds, float **samples, unsigned long *frames,
+                            unsigned int *channels, unsigned int *rate, const char **message, int *opened);
+
+/*
+ * Containers hb_sound_file_write writes: 16-bit PCM WAV, 16-bit FLAC, Vorbis in an Ogg container and
+ * 16-bit AIFF (libsndfile's SF_FORMAT_WAV|SF_FORMAT_PCM_16, SF_FORMAT_FLAC|SF_FORMAT_PCM_16,
+ * SF_FORMAT_OGG|SF_FORMAT_VORBIS, SF_FORMAT_AIFF|SF_FORMAT_PCM_16).
  */
 #define HB_SOUND_FILE_WAV 0
 #define HB_SOUND_FILE_FLAC 1
 #define HB_SOUND_FILE_OGG_VORBIS 2
+#define HB_SOUND_FILE_AIFF 3
 /*
  * Encodes `frames` interleaved frames of `channels` floats (-1…1) at `rate` hertz into a new file at
  * `path` in `container`, replacing any file there. The 16-bit containers store each sample as
@@ -161,6 +174,16 @@ int hb_sound_file_write(const char *path, int container, const float *samples, u
  */
 int hb_resample(const float *input, unsigned long input_frames, unsigned int channels, double ratio,
                 float *output, unsigned long output_capacity, unsigned long *output_frames, const char **message);
+
+/* ---------------------------------------------------------------- Real FFT (kissfft) */
+
+/* A forward real FFT of one even size (kissfft's kiss_fftr), opaque to keep kissfft's headers out of Swift. */
+typedef struct hb_fft hb_fft;
+/* NULL for a size that is odd, below 2 or above 2^24, or when memory runs out. */
+hb_fft *hb_fft_create(unsigned int size);
+/* The magnitudes |X[k]| of bins 0…size/2 (size/2 + 1 values) of `size` real input samples. */
+void hb_fft_magnitudes(hb_fft *fft, const float *input, float *magnitudes);
+void hb_fft_destroy(hb_fft *fft);
 
 /* ---------------------------------------------------------------- Real-time thread set-up */
 

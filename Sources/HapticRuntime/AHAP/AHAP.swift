@@ -12,17 +12,15 @@ import Foundation
 /// `file:line:column` and key path. Everything else that is wrong is an `AHAPError` naming the same.
 public enum AHAP {
     /// Reads the AHAP file at `url`. AudioCustom waveform paths are resolved against the file's
-    /// folder and must name a file inside it.
+    /// folder and must name a file inside it; one that does not is a warning and a
+    /// `LoadedContent.waveformProblems` entry, not an error, so the haptics still play.
     public static func read(contentsOf url: URL) throws(AHAPError) -> LoadedContent {
         let file = url.relativePath
-        let data: Data
+        let text: String
         do {
-            data = try Data(contentsOf: url)
+            text = try ContentFileReading.text(of: url)
         } catch {
-            throw .unreadableFile(file: file, reason: "\(error.localizedDescription)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw .unreadableFile(file: file, reason: "it is not UTF-8 text")
+            throw .unreadableFile(file: file, reason: error.reason)
         }
         return try read(text: text, file: file, relativeTo: url.absoluteURL.deletingLastPathComponent())
     }
@@ -41,7 +39,7 @@ public enum AHAP {
         }
         var reader = AHAPDocumentReader(file: file, folder: folder)
         let pattern = try reader.read(root)
-        return LoadedContent(format: .ahap, pattern: pattern, warnings: reader.warnings)
+        return LoadedContent(format: .ahap, pattern: pattern, warnings: reader.warnings, waveformProblems: reader.waveformProblems)
     }
 
     /// `pattern` as AHAP text with a stable key order; `read` gives the same pattern back.

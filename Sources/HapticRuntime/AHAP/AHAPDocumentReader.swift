@@ -30,6 +30,9 @@ struct AHAPDocumentReader {
     /// behind it (waveform paths then get only the checks that need no file system).
     let folder: URL?
     var warnings: [ContentWarning] = []
+    /// AudioCustom waveform paths that name no playable file, as the errors they are where the
+    /// sound would be played (see `LoadedContent.waveformProblems`).
+    var waveformProblems: [AHAPError] = []
 
     private var events: [Placed<HapticEvent>] = []
     private var parameters: [Placed<DynamicParameter>] = []
@@ -179,7 +182,12 @@ struct AHAPDocumentReader {
             AHAPWaveformResolver.lexicalProblem(in: waveformPath)
         }
         if let problem {
-            throw .waveformPath(location(value.position), keyPath: path, path: waveformPath, problem: problem)
+            // Not an error here: the haptics play without the sound (Core Haptics' playsHapticsOnly),
+            // and whoever plays the sound refuses it then, with this location.
+            let error = AHAPError.waveformPath(location(value.position), keyPath: path, path: waveformPath, problem: problem)
+            waveformProblems.append(error)
+            let tried = folder.map { " (tried \($0.appendingPathComponent(waveformPath).standardizedFileURL.path))" } ?? ""
+            warn(value.position, path, "waveform path \"\(waveformPath)\" \(problem)\(tried); the event's sound cannot play, its haptics do")
         }
         event.waveformPath = waveformPath
         if let flag = object["EventWaveformUseVolumeEnvelope"] {

@@ -6,7 +6,8 @@ import ActuatorHAL
 ///   frequency times the mixed level, transients as bursts with a shaped attack and a braking
 ///   half-cycle (see `PCMRenderer`, `TransientDrive`).
 /// - Chips with a ROM library: note cues trigger their effects; other transients trigger the
-///   nearest effect in `ROMEffectTable` (simultaneous ones mixed first). Continuous events,
+///   nearest effect in `ROMEffectTable` (simultaneous ones mixed first), except a `.haptic`
+///   clip's emphasis, which is a pulse layered over the clip's stream. Continuous events,
 ///   envelopes, curves and dynamic parameters stream as amplitude samples.
 /// - Without a library, transients become amplitude pulses in the stream.
 /// - A ROM trigger cannot play while the chip streams (one mode at a time), nor so close to a
@@ -166,6 +167,8 @@ public struct PatternCompiler: Sendable {
         for (index, event) in pattern.events.enumerated() where event.type.isHaptic {
             if let cue = event.romCue {
                 cueGroups[cue.group, default: (cue, [])].indices.append(index)
+            } else if event.isEmphasis {
+                add(index, of: evaluator, to: &stream)
             } else if event.type == .hapticTransient {
                 transientsByTime[event.time, default: []].append(index)
             } else {

@@ -48,6 +48,15 @@ public final class HapticEngine: @unchecked Sendable {
     }
     private var playsHapticsOnlyValue = false
 
+    /// Haptic events are removed before compiling: players play their content's sound only, and
+    /// the actuators stay as they are (Core Haptics' `playsAudioOnly`, for a board whose sound
+    /// output should play while its actuators rest). Without a sound output nothing plays.
+    public var playsAudioOnly: Bool {
+        get { locked { playsAudioOnlyValue } }
+        set { locked { playsAudioOnlyValue = newValue } }
+    }
+    private var playsAudioOnlyValue = false
+
     /// No haptic output: players keep time but write zero amplitude and trigger nothing.
     /// A write that fails (the level cannot be changed) is a fault like any action's: the engine
     /// stops and reports it (`lastFault`, `stoppedHandler`).
@@ -257,6 +266,9 @@ public final class HapticEngine: @unchecked Sendable {
         // With a sound output attached, audio events play there rather than being reported as not played.
         if playsHapticsOnlyValue || mutedForAudio || audioOutput != nil {
             pattern.events.removeAll { !$0.type.isHaptic }
+        }
+        if playsAudioOnlyValue {
+            pattern.events.removeAll { $0.type.isHaptic }
         }
         let program = channel.compiler.compile(pattern)
         return playsHapticsOnlyValue ? program : extendedToItsSounds(program, of: source)

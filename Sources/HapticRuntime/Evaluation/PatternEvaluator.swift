@@ -97,10 +97,14 @@ public struct PatternEvaluator: Sendable {
             .sorted { $0.time < $1.time }
     }
 
-    /// The transient at `index` as an impulse at its own time.
+    /// The transient at `index` as an impulse at its own time. A `.haptic` clip's emphasis is not
+    /// shaped by the controls: the clip's curves describe its continuous signal, and Meta's players
+    /// play the emphasis on a player of their own for that reason.
     public func impulse(ofEventAt index: Int) -> TransientImpulse {
         let event = pattern.events[index]
-        let (intensity, sharpness) = shaped(event, gain: 1, at: event.time)
+        let (intensity, sharpness) = event.isEmphasis
+            ? (Self.unit(event.value(of: .hapticIntensity)), Self.unit(event.value(of: .hapticSharpness)))
+            : shaped(event, gain: 1, at: event.time)
         return TransientImpulse(eventIndex: index, time: event.time, intensity: intensity, sharpness: sharpness)
     }
 

@@ -7,10 +7,14 @@ import HapticRuntime
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Summarise content files: format, events by type, curves, dynamic parameters, duration, warnings.",
+        abstract: "Summarise content files: format, events by type, curves, dynamic parameters, duration, warnings; for .haptic clips and sounds their envelopes.",
         discussion: """
-            Reads AHAP (.ahap, .json), Haptic Notation (.hnl, .haptic-notation) and note lists \
-            (.notes, .txt, a JSON array). With --program, also prints the ActuatorProgram compiled \
+            Reads AHAP (.ahap, .json), .haptic clips, Haptic Notation (.hnl, .haptic-notation), \
+            note lists (.notes, .txt, a JSON array) and sounds (.wav, .flac, .ogg, .aiff: the \
+            haptics derived from them); - reads standard input. For a .haptic clip (or a sound) \
+            it adds the duration (last amplitude breakpoint), breakpoint and emphasis counts and \
+            the envelopes' range, mean and peak. A missing AudioCustom waveform file is a \
+            warning (an error with --strict). With --program, also prints the ActuatorProgram compiled \
             for the board's actuator (on sim from the woken simulated chip; on other boards from \
             the board file, without touching hardware). Exits 1 if any file has an error, which \
             is printed with its file:line:column.
@@ -29,7 +33,10 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .long, help: "The actuator to compile for (default: the board's first).")
     var actuator: String?
 
-    @Argument(help: "Content files.")
+    @Flag(name: .long, help: "Treat a missing or refused AudioCustom waveform file as an error.")
+    var strict = false
+
+    @Argument(help: "Content files (- for standard input).")
     var files: [String]
 
     func run() throws {
@@ -44,7 +51,9 @@ struct InspectCommand: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                let content = try ContentLoader.load(contentsOf: URL(fileURLWithPath: file))
+                var reader = CommandContent()
+                let content = try reader.load(file, warn: { _ in }).content
+                if strict { try content.requirePlayableWaveforms() }
                 let listing = target.map { ProgramListing(actuator: $0.actuator.name, program: $0.actuator.compile(content.pattern, capabilities: $0.capabilities)) }
                 summaries.append(ContentSummary(file: file, content: content, program: listing))
             } catch {

@@ -8,7 +8,7 @@ import HardwareMocks
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play AHAP, Haptic Notation or note files, notation text, or a ROM effect on an actuator.",
+        abstract: "Play AHAP, .haptic, Haptic Notation or note files, sounds, notation text, or a ROM effect on an actuator.",
         discussion: """
             Files play one after the other through the HapticEngine: the chip is woken ahead of \
             the content (restoring any stored calibration), each pattern is compiled for the \
@@ -25,7 +25,17 @@ struct PlayCommand: ParsableCommand {
             (waveform paths resolve in the content file's folder), on the engine's timeline. On a \
             simulated board without `audio:` (the built-in sim) the sound goes to a simulated \
             device on the virtual clock, and the summary reports when each sound's first sample \
-            left it against its haptic deadline. --no-audio plays no sound.
+            left it against its haptic deadline. --no-audio plays no sound. A board whose \
+            sound cannot be played (real hardware without `audio:`) plays the haptics and skips \
+            the audio events with one warning, as Core Haptics' playsHapticsOnly does. An \
+            AudioCustom waveform file that is missing is an error only when the sound would be \
+            played (or with --strict); otherwise a warning.
+
+            .haptic clips (Meta Haptics Studio, Lofelt Studio) play by Meta's mapping: amplitude \
+            as intensity (square root), frequency as sharpness, each emphasis a click over the \
+            continuous signal. A sound file (WAV, FLAC, OGG, AIFF) plays the haptics derived from \
+            it (cached by content in --cache-dir; analysis options as for convert) together with \
+            the sound itself where the board has a sound output.
 
             Ctrl-C (SIGINT) or SIGTERM stops the output, puts the actuator in standby, prints the \
             summary and exits with 130 or 143.
@@ -35,14 +45,24 @@ struct PlayCommand: ParsableCommand {
               hapticboard play --notation 'loud sharp; . 0.2s; soft dull'
               hapticboard play --effect 47 --loop
               hapticboard play Examples/ahap/transients.ahap --rate 0.5 --json --quiet
+              hapticboard play Examples/haptic/impact-rumble.haptic
+              hapticboard play Examples/sound/door-knock.wav --release-ms 60
             """
     )
 
     @OptionGroup var options: GlobalOptions
     @OptionGroup var state: StateOptions
 
-    @Argument(help: "Content files (.ahap, .json, .hnl, .haptic-notation, .notes, .txt).")
+    @OptionGroup(title: "Haptics from a sound") var analysis: SoundAnalysisOptions
+
+    @Argument(help: "Content files (.ahap, .haptic, .json, .hnl, .haptic-notation, .notes, .txt, .wav, .flac, .ogg, .aiff; - for standard input).")
     var files: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Where haptics derived from sounds are cached (default: $HAPTICBOARD_CACHE_DIR, else $XDG_CACHE_HOME/hapticboard, else ~/.cache/hapticboard; /var/cache/hapticboard as root).", valueName: "dir"))
+    var cacheDir: String?
+
+    @Flag(name: .long, help: "Treat a missing or refused AudioCustom waveform file as an error even when no sound is played.")
+    var strict = false
 
     @Option(name: .long, help: ArgumentHelp("Haptic Notation text to play instead of files; ';' separates statements as a new line would.", valueName: "text"))
     var notation: String?
@@ -94,7 +114,9 @@ struct PlayCommand: ParsableCommand {
         let log = options.logger("play")
         guard rate.isFinite, rate > 0 else { throw CommandLineError.invalidRate(rate) }
         guard lateTolerance.isFinite, lateTolerance >= 0 else { throw CommandLineError.invalidLateTolerance(lateTolerance) }
-        let given = try PlayContent(files: files, notation: notation, effect: effect)
+        let reader = CommandContent(soundSettings: try analysis.settings(), cache: DerivedHapticsCache(directory: cacheDir))
+        let given = try PlayContent(files: files, notation: notation, effect: effect, reader: reader)
+        if strict { try given.requirePlayableWaveforms() }
         let content = noAudio ? given.hapticsOnly() : given
         if loop, content.eventCount == 0 { throw CommandLineError.nothingToLoop }
         if !quiet {
@@ -122,8 +144,12 @@ struct PlayCommand: ParsableCommand {
         // No sound output for content without sound: an idle output would still be serviced.
         let sound = noAudio || !hasAudioEvents ? nil : try PlayAudio.open(board: board, contentFile: content.items[0].file, clock: clock, simulatedClock: target.simulatedClock)
         playback.engine.attachAudio(sound?.audio)
+        // Without a sound output the engine plays the haptics only, as Core Haptics'
+        // playsHapticsOnly does; with one, every waveform the content names must be playable.
+        playback.engine.playsHapticsOnly = sound == nil
+        if sound != nil { try content.requirePlayableWaveforms() }
         if hasAudioEvents, !quiet {
-            if sound == nil, !noAudio { printError("board \(board.boardName) has no 'audio:' output: audio events play no sound") }
+            if sound == nil, !noAudio { printError("board \(board.boardName) has no 'audio:' output: \(content.audioEventCount) audio event(s) skipped, the haptics play (playsHapticsOnly)") }
             // The engine plays sounds at their own speed only (see EngineAudio).
             if sound != nil, rate != 1 { printError("--rate \(rate): sounds play only at rate 1; this playback is silent") }
         }
@@ -141,8 +167,8 @@ struct PlayCommand: ParsableCommand {
             for item in content.items {
                 var pattern = item.content.pattern
                 // With a sound output the audio events are its to play (as in the engine), not the
-                // actuator's to report as unplayed.
-                if sound != nil { pattern.events.removeAll { !$0.type.isHaptic } }
+                // actuator's to report as unplayed; without one they were reported above, once.
+                pattern.events.removeAll { !$0.type.isHaptic }
                 for warning in target.compile(pattern, capabilities: capabilities).warnings { printError("\(item.name): \(warning)") }
             }
         }

@@ -12,7 +12,9 @@ struct RenderCommand: ParsableCommand {
             from blue dull to orange sharp; one <g class="event"> per event), parameter curves and \
             dynamic parameters, the drive the compiled program puts across the actuator (played \
             on a simulated chip configured like the board's actuator, never on hardware), and the \
-            acceleration envelope of an LRA model (Q 10) under that drive. --png converts the SVG \
+            acceleration envelope of an LRA model (Q 10) under that drive; for a .haptic clip (or \
+            a sound) the second lane shows its amplitude and frequency envelopes and emphasis \
+            instead of the curves made from them. --png converts the SVG \
             with rsvg-convert or ImageMagick's convert when one is installed.
 
             Examples:
@@ -45,19 +47,16 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         options.bootstrapLogging()
-        let content: LoadedContent
-        do {
-            content = try ContentLoader.load(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw CommandLineError.content(error.description)
-        }
+        var reader = CommandContent()
+        let content = try reader.load(file).content
+        if !options.json { content.warnings.forEach { printError($0.description) } }
         let board = try BoardChips.open(board: options.resolvedBoard, simulatingEveryBus: true)
         let target = try board.actuator(named: actuator)
         guard let simulation = target.simulation, let chip = target.chip else { throw CommandLineError.renderNeedsChip(actuator: target.name, board: board.boardName) }
         let program = target.compile(content.pattern, capabilities: try target.compilationCapabilities())
         let playback = try SimulatedPlayback(content.pattern, duration: program.duration, on: target, chip: chip, simulation: simulation)
         let span = max(program.duration, content.pattern.duration) + SimulatedPlayback.ringDown.secondsValue
-        let picture = TimelinePicture(title: "\((file as NSString).lastPathComponent) on \(board.boardName)/\(target.name)", pattern: content.pattern, playback: playback, span: span)
+        let picture = TimelinePicture(title: "\((file as NSString).lastPathComponent) on \(board.boardName)/\(target.name)", pattern: content.pattern, clip: content.clip, playback: playback, span: span)
         do {
             try picture.svg.write(toFile: svg, atomically: true, encoding: .utf8)
         } catch {

@@ -28,6 +28,8 @@ struct ContentSummary: Encodable {
     var curves: [Curve]
     var parameters: [Parameter]
     var warnings: [String]
+    /// The clip of a `.haptic` file or a sound.
+    var clip: ClipSummary?
     /// The compiled program, with `--program`.
     var program: ProgramListing?
 
@@ -44,12 +46,14 @@ struct ContentSummary: Encodable {
         }
         parameters = pattern.parameters.map { Parameter(parameter: $0.id.rawValue, value: $0.value, time: $0.time) }
         warnings = content.warnings.map(\.description)
+        clip = content.clip.map(ClipSummary.init)
         self.program = program
     }
 
     /// The text form: one heading line, then indented facts.
     var text: String {
         var lines = ["\(file): \(format), \(eventCount) event(s), \(Self.number(duration)) s"]
+        lines += clip?.lines ?? []
         for type in HapticEventType.allCases {
             if let count = events[type.rawValue] { lines.append("  \(type.rawValue): \(count)") }
         }

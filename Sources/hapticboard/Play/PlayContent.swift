@@ -19,8 +19,8 @@ struct PlayContent {
 
     var items: [Item]
 
-    /// Exactly one of: files, notation text, a ROM effect id.
-    init(files: [String], notation: String?, effect: Int?) throws {
+    /// Exactly one of: files (read by `reader`), notation text, a ROM effect id.
+    init(files: [String], notation: String?, effect: Int?, reader: CommandContent = CommandContent()) throws {
         let given = (files.isEmpty ? 0 : 1) + (notation == nil ? 0 : 1) + (effect == nil ? 0 : 1)
         guard given == 1 else { throw CommandLineError.contentSources(given: given) }
         if let notation {
@@ -30,11 +30,10 @@ struct PlayContent {
         } else if let effect {
             items = [Item(name: "effect \(effect)", content: LoadedContent(format: .notes, pattern: try Self.pattern(playingEffect: effect)), file: URL(fileURLWithPath: "effect"))]
         } else {
+            var reader = reader
             items = try files.map { file in
-                let url = URL(fileURLWithPath: file)
-                return Item(name: file, content: try Self.load { () throws(ContentLoadingError) in
-                    try ContentLoader.load(contentsOf: url)
-                }, file: url)
+                let (content, url) = try reader.load(file)
+                return Item(name: file, content: content, file: url)
             }
         }
     }
@@ -74,6 +73,21 @@ struct PlayContent {
         }
         return copy
     }
+
+    /// Throws the first AudioCustom waveform that cannot be played, with its file:line:column, and
+    /// a hint for playing the haptics alone.
+    func requirePlayableWaveforms() throws {
+        for item in items {
+            do {
+                try item.content.requirePlayableWaveforms()
+            } catch {
+                throw CommandLineError.content("\(error) (--no-audio plays the haptics without the sound)")
+            }
+        }
+    }
+
+    /// Audio events in one pass over every item.
+    var audioEventCount: Int { items.reduce(0) { $0 + $1.content.audioEventCount } }
 
     /// Events in one pass over every item.
     var eventCount: Int { items.reduce(0) { $0 + $1.content.pattern.events.count } }

@@ -10,6 +10,9 @@ import HardwareMocks
 struct TimelinePicture {
     var title: String
     var pattern: HapticPattern
+    /// A `.haptic` clip's (or a sound's) envelopes, drawn in the second lane instead of the curves
+    /// made from them.
+    var clip: HapticClip? = nil
     var playback: SimulatedPlayback
     /// Seconds shown.
     var span: Double
@@ -39,7 +42,7 @@ struct TimelinePicture {
         body.append(#"<text x="\#(Self.left)" y="22" font-size="16" font-weight="bold">\#(Self.escape(title))</text>"#)
         body += lanesAndAxis()
         body += events()
-        body += curves()
+        body += clip.map(clipEnvelopes) ?? curves()
         body.append(drivePath())
         body.append(accelerationPath())
         return """
@@ -54,7 +57,8 @@ struct TimelinePicture {
 
     private func lanesAndAxis() -> [String] {
         var parts: [String] = []
-        let labels = ["events (height: intensity, colour: sharpness)", "curves and dynamic parameters", "compiled drive (simulated chip, |amplitude|)", "acceleration (LRA model, envelope)"]
+        let second = clip == nil ? "curves and dynamic parameters" : ".haptic envelopes: amplitude (blue), frequency (orange), emphasis (dots: amplitude, colour: frequency)"
+        let labels = ["events (height: intensity, colour: sharpness)", second, "compiled drive (simulated chip, |amplitude|)", "acceleration (LRA model, envelope)"]
         for (index, label) in labels.enumerated() {
             let top = y(1, lane: index)
             parts.append(#"<g class="lane"><rect x="\#(Self.left)" y="\#(top)" width="\#(Self.width - Self.left - Self.right)" height="\#(Self.laneHeight)" fill="rgb(246,246,246)" stroke="rgb(204,204,204)"/><text x="\#(Self.left + 4)" y="\#(top - 4)">\#(label)</text></g>"#)

@@ -312,6 +312,83 @@ scenario_play_ahap() {
     fi
 }
 
+# The RTP_INPUT writes of the traced command as "SECONDS VALUE" lines (value in decimal, seconds on
+# the trace clock), the companion's own transfers left out as in trace_events.
+timed_rtp_writes() {
+    awk -v companion="-$CHIP_PID" '
+        function hex(text,   i, value) { value = 0; for (i = 1; i <= length(text); i++) value = value * 16 + index("0123456789abcdef", substr(text, i, 1)) - 1; return value }
+        { at = index($1, companion) }
+        at > 0 && at == length($1) - length(companion) + 1 { next }
+        / smbus_write: .* a=05a .* c=2 / {
+            for (i = 1; i <= NF; i++) if ($(i + 1) == "smbus_write:") { time = $i; sub(/:$/, "", time) }
+            match($0, / l=[0-9]+ \[[0-9a-f]+\]/); value = substr($0, RSTART, RLENGTH); sub(/^ l=[0-9]+ \[/, "", value); sub(/\]$/, "", value)
+            printf "%s %d\n", time, hex(value) }' /tmp/trace
+}
+
+# play of a .haptic clip with emphasis (lane/emphasis-clip.haptic: a ramp to amplitude 1 over
+# 0.4 s, a hold at 0.25, clicks at 0.6 and 0.8 s). Read back from the SMBus trace, RTP_INPUT must
+# follow the envelope — half of full drive half-way up the ramp (intensity runs linearly between
+# √amplitude breakpoints), half of it on the hold (√0.25) — and rise to near full drive only twice
+# after the ramp, 0.2 s and 0.4 s after the drop from the ramp's top at 0.4 s (±25 ms under
+# emulation), one stretch per emphasis; then 0 and standby. Levels are compared with the full
+# drive at the ramp's top, so the check holds for any RTP data format; times are measured from the
+# drop, since under emulation the first writes of a stream can run late and be resynced.
+scenario_play_haptic_clip() {
+    local build=$1 binary status verdict mode
+    binary=$(hapticboard_of $build)
+    traced /tmp/clip.out /tmp/clip.err $binary play $PLAY_TIMING /lane/emphasis-clip.haptic --board $BOARD --quiet
+    status=$?
+    mode=$(last_write 1)
+    timed_rtp_writes > /tmp/clip.rtp
+    verdict=$(awk '
+        { times[n] = $1; values[n] = $2; n++; last = $2 }
+        # The value in force at time t: the last write at or before it.
+        function at(t,   i, v) { v = 0; for (i = 0; i < n && times[i] <= t; i++) v = values[i]; return v }
+        END {
+            if (n == 0) { print "bad no RTP writes"; exit }
+            # Full drive: the top of the ramp. Time is measured from the drop at 0.4 s, the
+            # sharpest edge of the clip: the first writes may run late under emulation.
+            full = 0; for (i = 0; i < n; i++) if (values[i] > full) { full = values[i]; top = i }
+            for (i = top; i < n && values[i] > 0.75 * full; i++) ;
+            drop = i < n ? times[i] : times[n - 1]
+            half_ramp = at(drop - 0.2); hold = at(drop + 0.1)
+            clicks = ""; count = 0; inside = 0
+            for (i = 0; i < n; i++) {
+                # A click adds its intensity to the ducked hold (about 0.4 of full): on the lane board
+                # (a closed-loop LRA, where sharpness shades amplitude) it drives 0.86 of full.
+                high = times[i] > drop + 0.05 && values[i] >= 0.75 * full
+                if (high && !inside) { clicks = clicks sprintf(" %.3f", times[i] - drop + 0.4); onset[count++] = times[i] - drop + 0.4 }
+                inside = high
+            }
+            ok = full > 0 && half_ramp >= 0.4 * full && half_ramp <= 0.6 * full && hold >= 0.4 * full && hold <= 0.6 * full \
+                && count == 2 && onset[0] >= 0.575 && onset[0] <= 0.625 && onset[1] >= 0.775 && onset[1] <= 0.825 && last == 0
+            printf "%s full %d, half-way up the ramp %d, hold %d, clicks (above 0.75 of full) after the ramp at%s s (clip time, from the drop at 0.4 s), %d writes, last %d", (ok ? "ok" : "bad"), full, half_ramp, hold, clicks, n, last
+        }' /tmp/clip.rtp)
+    if [ $status -eq 0 ] && [ "${verdict%% *}" = ok ] && [ "$mode" = 40 ]; then
+        pass "play emphasis-clip.haptic ($build): RTP_INPUT read back follows the envelope and shows both clicks: ${verdict#ok }; last MODE write 0x$mode (standby); exit 0"
+    else
+        fail "play emphasis-clip.haptic ($build): expected exit 0, RTP at half of full drive half-way up the ramp and on the hold (±0.1), two stretches above 0.75 of full drive starting 0.2 and 0.4 s after the drop from the ramp's top (±25 ms), last RTP 0 and MODE 0x40; got exit $status, ${verdict#* }, last MODE $mode: $(first_line /tmp/clip.err)"
+    fi
+}
+
+# An AHAP exported with its sound, on a board without a sound output (kernel-lane.yml has no
+# audio:): the haptics play as with Core Haptics' playsHapticsOnly, one warning names how many
+# audio events were skipped, the missing file is a located warning, and the exit status is 0.
+scenario_haptics_only_board() {
+    local build=$1 binary status skipped located go
+    binary=$(hapticboard_of $build)
+    traced /tmp/only.out /tmp/only.err $binary play $PLAY_TIMING /lane/exported-without-sound.ahap --board $BOARD
+    status=$?
+    skipped=$(grep -c "has no 'audio:' output: 1 audio event(s) skipped, the haptics play" /tmp/only.err)
+    located=$(grep -c '/lane/exported-without-sound.ahap:6:84: warning: Pattern\[1\].Event.EventWaveformPath: waveform path "impact.wav" names no file' /tmp/only.err)
+    go=$(trace_events | grep -c '^w c 01$')
+    if [ $status -eq 0 ] && [ "$skipped" = 1 ] && [ "$located" = 1 ] && [ "$go" -ge 2 ]; then
+        pass "haptics-only board ($build): exported-without-sound.ahap plays its 2 taps (GO <- 1 $go times), one warning for the skipped audio event, the missing impact.wav warned at 6:84; exit 0"
+    else
+        fail "haptics-only board ($build): expected exit 0, two GO writes, one 'audio event(s) skipped' warning and a located missing-file warning; got exit $status, GO writes $go, skip warnings $skipped, located warnings $located: $(first_line /tmp/only.err)"
+    fi
+}
+
 # status wakes the chip (initialisation), reads STATUS and switches it off: EN 0, 1, then 0 again
 # with every transfer while high, and gpio-sim's side low afterwards.
 scenario_status_sleeps() {
@@ -571,6 +648,8 @@ lane_main() {
         scenario_line_busy $build
         scenario_play_effect $build
         scenario_play_ahap $build
+        scenario_play_haptic_clip $build
+        scenario_haptics_only_board $build
         scenario_status_sleeps $build
         scenario_play_interrupted $build
         scenario_killed_mid_play $build KILL 137 "SIGKILL mid-RTP" "$RTP_DRIVING" $PLAY_TIMING /lane/long-buzz.ahap

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Reads content files (AHAP, `.haptic`, notation, notes) as text, refusing ones too large to be
+/// content before reading them: a 1 GB file handed over by mistake gets a clear message instead of
+/// filling memory.
+public enum ContentFileReading {
+    /// The largest content file read: 64 MiB. The largest real AHAP and `.haptic` files (an hour
+    /// of dense breakpoints) are a few MiB.
+    public static let maximumSize = 64 << 20
+
+    /// Why a file's text could not be had; `reason` is the end of a sentence naming the file.
+    public enum Problem: Error, Sendable, Hashable {
+        case unreadable(String)
+        case tooLarge(size: Int)
+        case notUTF8
+
+        public var reason: String {
+            switch self {
+            case .unreadable(let reason): reason
+            case .tooLarge(let size):
+                "it is \(Self.mebibytes(size)) MiB, more than the \(Self.mebibytes(ContentFileReading.maximumSize)) MiB a content file may have"
+            case .notUTF8: "it is not UTF-8 text"
+            }
+        }
+
+        private static func mebibytes(_ bytes: Int) -> String {
+            String(format: "%.1f", Double(bytes) / Double(1 << 20))
+        }
+    }
+
+    /// The bytes of the file at `url`, after checking its size.
+    public static func data(of url: URL) throws(Problem) -> Data {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        } catch {
+            throw .unreadable((error as NSError).localizedDescription)
+        }
+        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maximumSize {
+            throw .tooLarge(size: size)
+        }
+        do {
+            let data = try Data(contentsOf: url)
+            // A file that grew (or a device that reports no size) is held to the same limit.
+            guard data.count <= maximumSize else { throw Problem.tooLarge(size: data.count) }
+            return data
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw .unreadable((error as NSError).localizedDescription)
+        }
+    }
+
+    /// The UTF-8 text of the file at `url`, after checking its size.
+    public static func text(of url: URL) throws(Problem) -> String {
+        try text(of: try data(of: url))
+    }
+
+    /// `data` as UTF-8 text.
+    public static func text(of data: Data) throws(Problem) -> String {
+        guard let text = String(data: data, encoding: .utf8) else { throw .notUTF8 }
+        return text
+    }
+}

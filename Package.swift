@@ -4,7 +4,12 @@ import PackageDescription
 let package = Package(
     name: "hapticboard",
     products: [
+        // Protocols and chip drivers; no C library.
         .library(name: "ActuatorHAL", targets: ["ActuatorHAL"]),
+        // The Linux back ends of ActuatorHAL's protocols: i2c-dev, libgpiod, ALSA, libsndfile,
+        // kissfft, real-time threads, signals and the crash guardian.
+        .library(name: "ActuatorHALLinux", targets: ["ActuatorHALLinux"]),
+        // Content, compiler, scheduler, engine, boards and playback sessions; no C library.
         .library(name: "HapticRuntime", targets: ["HapticRuntime"]),
         .library(name: "HardwareMocks", targets: ["HardwareMocks"]),
         .executable(name: "hapticboard", targets: ["hapticboard"]),
@@ -33,6 +38,13 @@ let package = Package(
         .target(
             name: "ActuatorHAL",
             dependencies: [
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .target(
+            name: "ActuatorHALLinux",
+            dependencies: [
+                "ActuatorHAL",
                 "CDrivers",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -47,12 +59,14 @@ let package = Package(
             dependencies: [
                 "ActuatorHAL",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(
             name: "hapticboard",
             dependencies: [
                 "ActuatorHAL",
+                "ActuatorHALLinux",
                 "HapticRuntime",
                 "HardwareMocks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -63,22 +77,24 @@ let package = Package(
         // The README's library example, built with everything else so it cannot rot.
         .executableTarget(
             name: "hapticboard-example",
-            dependencies: ["ActuatorHAL", "HapticRuntime", "HardwareMocks"],
+            dependencies: ["ActuatorHAL", "ActuatorHALLinux", "HapticRuntime", "HardwareMocks"],
             path: "Examples/swift"
         ),
         // The kernel lane's chip: runs the DRV2605 model against Linux's i2c-stub register file.
         .executableTarget(
             name: "hapticboard-chip",
-            dependencies: ["ActuatorHAL", "HardwareMocks"]
+            dependencies: ["ActuatorHAL", "ActuatorHALLinux", "HardwareMocks"]
         ),
         // The kernel lane's audio check: writes the reference sound, measures Loopback captures.
         .executableTarget(
             name: "hapticboard-capture",
-            dependencies: ["ActuatorHAL", "HardwareMocks"]
+            dependencies: ["ActuatorHAL", "ActuatorHALLinux", "HardwareMocks"]
         ),
         .testTarget(name: "ActuatorHALTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
+        .testTarget(name: "ActuatorHALLinuxTests", dependencies: ["ActuatorHALLinux", "ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "HardwareMocksTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
-        .testTarget(name: "HapticRuntimeTests", dependencies: ["HapticRuntime", "ActuatorHAL", "HardwareMocks"]),
+        // The runtime's tests also decode real sound files, through the Linux back end.
+        .testTarget(name: "HapticRuntimeTests", dependencies: ["HapticRuntime", "ActuatorHAL", "ActuatorHALLinux", "HardwareMocks"]),
         .testTarget(name: "hapticboardTests", dependencies: ["hapticboard"]),
     ]
 )

@@ -7,6 +7,7 @@
 //   let clock = SystemMonotonicClock()
 // and run the scheduler's thread (`scheduler.startThread()`) instead of `run(until:)`.
 import ActuatorHAL
+import ActuatorHALLinux
 import HapticRuntime
 import HardwareMocks
 

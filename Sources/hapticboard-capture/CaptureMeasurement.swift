@@ -1,5 +1,6 @@
 import Foundation
 import ActuatorHAL
+import ActuatorHALLinux
 import HardwareMocks
 
 /// Measures an interleaved capture holding sound on one channel and an actuator's drive on

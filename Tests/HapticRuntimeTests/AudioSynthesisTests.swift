@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import Foundation
 import HardwareMocks
 import XCTest
@@ -11,6 +12,14 @@ struct TableDecoder: SoundDecoder {
     func decode(contentsOf url: URL, sampleRate: Int) throws(SoundFileError) -> DecodedSound {
         guard let sound = sounds[url.lastPathComponent] else { throw .unreadable(path: url.path, reason: "not in the table") }
         return try SampleRateConverter.convert(sound, to: sampleRate)
+    }
+
+    func decodeMono(contentsOf url: URL, maximumDuration: Double) throws(SoundFileError) -> MonoSound {
+        guard let sound = sounds[url.lastPathComponent] else { throw .unreadable(path: url.path, reason: "not in the table") }
+        let mono = (0..<sound.frameCount).map { frame in
+            (0..<sound.channels).map { sound.samples[frame * sound.channels + $0] }.reduce(0, +) / Float(max(1, sound.channels))
+        }
+        return MonoSound(sampleRate: sound.sampleRate, sourceChannels: sound.channels, samples: mono)
     }
 }
 

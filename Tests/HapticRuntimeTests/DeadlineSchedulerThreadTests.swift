@@ -17,7 +17,7 @@ final class DeadlineSchedulerThreadTests: XCTestCase {
             log.append("late", at: clock.now)
             late.fulfill()
         }
-        scheduler.startThread(realtime: .none)
+        scheduler.startThread()
         defer { scheduler.stopThread() }
 
         let firstSleep = try XCTUnwrap(clock.waitForSleeper(), "the thread sleeps toward the 10 ms command")
@@ -48,7 +48,7 @@ final class DeadlineSchedulerThreadTests: XCTestCase {
         let clock = VirtualClock(sleepAdvancesTime: false)
         let scheduler = DeadlineScheduler(clock: clock)
         let ran = expectation(description: "command ran")
-        scheduler.startThread(realtime: .none)
+        scheduler.startThread()
         scheduler.schedule(at: ms(2), class: .control, costKey: "k") { ran.fulfill() }
         XCTAssertNotNil(clock.waitForSleeper(deadlineAtOrBefore: ms(2)))
         clock.advance(to: ms(2))
@@ -69,7 +69,7 @@ final class DeadlineSchedulerThreadTests: XCTestCase {
             scheduler.stopThread()
             ran.fulfill()
         }
-        scheduler.startThread(realtime: .none)
+        scheduler.startThread()
         XCTAssertNotNil(clock.waitForSleeper(deadlineAtOrBefore: ms(1)))
         clock.advance(to: ms(1))
         wait(for: [ran], timeout: 10)
@@ -90,7 +90,7 @@ final class DeadlineSchedulerThreadTests: XCTestCase {
             scheduler.stopThread()
             stopped.fulfill()
         }
-        scheduler.startThread(realtime: .none)
+        scheduler.startThread()
         XCTAssertEqual(virtual.waitForSleeper(), ms(1), "sleeps in one-millisecond slices")
 
         scheduler.schedule(at: ms(1.5), class: .transient, costKey: "k") {

@@ -196,7 +196,7 @@ final class EngineTimingThreadTests: XCTestCase {
     func testPlayersOnTheTimingThread() throws {
         let rig = EngineRig()
         try rig.engine.start()
-        rig.scheduler.startThread(realtime: .none)
+        rig.scheduler.startThread()
         defer { rig.scheduler.stopThread() }
         let finished = Collected<Bool>()
         let player = try rig.engine.makeAdvancedPlayer(with: TestPatterns.taps(at: [0, 0.2]))

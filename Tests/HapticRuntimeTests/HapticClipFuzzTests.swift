@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import Foundation
 import HardwareMocks
 import XCTest
@@ -14,7 +15,7 @@ final class HapticClipFuzzTests: XCTestCase {
 
     func testMutatedClipsEitherReadOrFailWithALocatedError() throws {
         let example = try Data(contentsOf: HapticClipFixtures.examplesFolder.appendingPathComponent("haptic/impact-rumble.haptic"))
-        let analysed = Data(SoundAnalyzer.clip(for: MonoSound(sampleRate: 48_000, samples: SyntheticSound.clickTrain(at: [0.05, 0.2], seconds: 0.3))).text.utf8)
+        let analysed = Data(SoundAnalyzer.clip(for: MonoSound(sampleRate: 48_000, samples: SyntheticSound.clickTrain(at: [0.05, 0.2], seconds: 0.3)), spectrum: linuxSpectrum).text.utf8)
         let sources = [Array(example), Array(analysed)]
         var random = SplitMix64(seed: 0xC11F)
         var (readCount, errorCount) = (0, 0)
@@ -59,7 +60,7 @@ final class HapticClipFuzzTests: XCTestCase {
                 try? settings.set(setting.key, to: value)
             }
             guard (try? settings.validate()) != nil else { continue }
-            let clip = SoundAnalyzer.clip(for: MonoSound(sampleRate: rate, samples: samples), settings: settings)
+            let clip = SoundAnalyzer.clip(for: MonoSound(sampleRate: rate, samples: samples), settings: settings, spectrum: linuxSpectrum)
             XCTAssertEqual(try HapticClip.read(text: clip.text, file: "analysed.haptic").clip, clip, "iteration \(iteration): rate \(rate), \(count) samples")
         }
     }
@@ -79,7 +80,7 @@ final class HapticClipFuzzTests: XCTestCase {
             }
             try Data(bytes).write(to: url)
             do {
-                let content = try SoundHaptics.load(contentsOf: url)
+                let content = try SoundHaptics.load(contentsOf: url, reading: .linux())
                 XCTAssertNotNil(try HapticClip.read(text: try XCTUnwrap(content.clip).text, file: "again").clip)
                 decoded += 1
             } catch {

@@ -1,4 +1,5 @@
 import ActuatorHAL
+@testable import ActuatorHALLinux
 import Foundation
 import HardwareMocks
 import SystemPackage
@@ -92,7 +93,7 @@ final class SafetyTests: XCTestCase {
         XCTAssertGreaterThan(rig.drive(at: 1.5), 0.5)
         let exited = expectation(description: "exit")
         let statuses = Collected<Int32>()
-        let guardian = TerminationGuard.install(engine: rig.engine) { status in
+        let guardian = TerminationGuard.install(stop: rig.engine.stopAtOnce) { status in
             statuses.append(status)
             exited.fulfill()
         }

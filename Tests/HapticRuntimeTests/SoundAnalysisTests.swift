@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import Foundation
 import XCTest
 @testable import HapticRuntime
@@ -6,7 +7,7 @@ import XCTest
 /// Haptics from sound, judged as a designer would judge them, on sounds the tests synthesise.
 final class SoundAnalysisTests: XCTestCase {
     private func clip(_ samples: [Float], settings: SoundAnalysisSettings = SoundAnalysisSettings()) -> HapticClip {
-        SoundAnalyzer.clip(for: MonoSound(sampleRate: SyntheticSound.rate, samples: samples), settings: settings)
+        SoundAnalyzer.clip(for: MonoSound(sampleRate: SyntheticSound.rate, samples: samples), settings: settings, spectrum: linuxSpectrum)
     }
 
     /// Every clip the analysis makes reads back as a valid v1 clip, unchanged.
@@ -85,7 +86,7 @@ final class SoundAnalysisTests: XCTestCase {
         let url = folder.url.appendingPathComponent("right.wav")
         let click = SyntheticSound.clickTrain(at: [0.3], seconds: 0.8)
         try SoundFileEncoder.write(samples: SyntheticSound.interleaved(click, channels: 2, into: 1), channels: 2, sampleRate: SyntheticSound.rate, container: .wav, to: url)
-        let content = try SoundHaptics.load(contentsOf: url)
+        let content = try SoundHaptics.load(contentsOf: url, reading: .linux())
         let emphasis = try XCTUnwrap(content.clip).amplitude.filter { $0.emphasis != nil }
         XCTAssertEqual(emphasis.count, 1)
         XCTAssertEqual(emphasis.first?.time ?? 0, 0.3, accuracy: 0.01)
@@ -104,7 +105,7 @@ final class SoundAnalysisTests: XCTestCase {
             }
             let url = folder.url.appendingPathComponent("clicks-\(rate).\(container.fileExtension)")
             try SoundFileEncoder.write(samples: SyntheticSound.interleaved(mono, channels: channels, into: channels - 1), channels: channels, sampleRate: rate, container: container, to: url)
-            let content = try SoundHaptics.load(contentsOf: url)
+            let content = try SoundHaptics.load(contentsOf: url, reading: .linux())
             let emphasis = try XCTUnwrap(content.clip).amplitude.filter { $0.emphasis != nil }.map(\.time)
             XCTAssertEqual(emphasis.count, 2, "\(container) at \(rate) Hz × \(channels): \(emphasis)")
             for (found, click) in zip(emphasis, clicks) { XCTAssertEqual(found, click, accuracy: 0.01, "\(container)") }
@@ -118,7 +119,7 @@ final class SoundAnalysisTests: XCTestCase {
         let folder = try TemporaryFolder()
         let url = folder.url.appendingPathComponent("empty.wav")
         try SoundFileEncoder.write(samples: [], channels: 1, sampleRate: 48_000, container: .wav, to: url)
-        XCTAssertThrowsError(try SoundHaptics.load(contentsOf: url)) { error in
+        XCTAssertThrowsError(try SoundHaptics.load(contentsOf: url, reading: .linux())) { error in
             XCTAssertEqual("\(error)", "\(url.relativePath): error while decoding: the file holds no audio (zero frames)")
         }
     }
@@ -129,7 +130,7 @@ final class SoundAnalysisTests: XCTestCase {
         try SoundFileEncoder.write(samples: SyntheticSound.clickTrain(at: [0.1, 0.6], seconds: 1), channels: 1, sampleRate: 48_000, container: .wav, to: url)
         let data = try Data(contentsOf: url)
         try data.prefix(44 + 48_000).write(to: url) // half a second of 16-bit samples
-        let clip = try XCTUnwrap(try SoundHaptics.load(contentsOf: url).clip)
+        let clip = try XCTUnwrap(try SoundHaptics.load(contentsOf: url, reading: .linux()).clip)
         XCTAssertEqual(clip.duration, 0.5, accuracy: 0.001)
         XCTAssertEqual(clip.amplitude.filter { $0.emphasis != nil }.count, 1)
     }
@@ -142,7 +143,7 @@ final class SoundAnalysisTests: XCTestCase {
         // The RIFF size and the data chunk's size both claim about 4 GB.
         for offset in [4, 40] { bytes.replaceSubrange(offset..<(offset + 4), with: [0xF0, 0xFF, 0xFF, 0xFF]) }
         try Data(bytes).write(to: url)
-        let clip = try XCTUnwrap(try SoundHaptics.load(contentsOf: url).clip)
+        let clip = try XCTUnwrap(try SoundHaptics.load(contentsOf: url, reading: .linux()).clip)
         XCTAssertEqual(clip.duration, 0.5, accuracy: 0.001)
         XCTAssertEqual(clip.amplitude.filter { $0.emphasis != nil }.count, 1)
     }
@@ -150,7 +151,7 @@ final class SoundAnalysisTests: XCTestCase {
     func testAnUnsupportedCodecOrNonSoundIsAClearError() throws {
         let folder = try TemporaryFolder()
         let text = try folder.write("this is not a sound", to: "notes.wav")
-        XCTAssertThrowsError(try SoundHaptics.load(contentsOf: text)) { error in
+        XCTAssertThrowsError(try SoundHaptics.load(contentsOf: text, reading: .linux())) { error in
             XCTAssertTrue("\(error)".hasPrefix("\(text.relativePath): cannot read sound file: "), "\(error)")
         }
         // A RIFF/WAVE header naming a codec libsndfile does not decode (format tag 0x1234).
@@ -158,7 +159,7 @@ final class SoundAnalysisTests: XCTestCase {
         header += [0x34, 0x12, 1, 0, 0x80, 0xBB, 0, 0, 0, 0x77, 1, 0, 2, 0, 16, 0] + [UInt8]("data".utf8) + [0, 0, 0, 0]
         let codec = folder.url.appendingPathComponent("codec.wav")
         try Data(header).write(to: codec)
-        XCTAssertThrowsError(try SoundHaptics.load(contentsOf: codec)) { error in
+        XCTAssertThrowsError(try SoundHaptics.load(contentsOf: codec, reading: .linux())) { error in
             XCTAssertTrue("\(error)".hasPrefix("\(codec.relativePath): "), "\(error)")
         }
     }

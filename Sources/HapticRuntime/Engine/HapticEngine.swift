@@ -156,6 +156,13 @@ public final class HapticEngine: @unchecked Sendable {
         completion?(error)
     }
 
+    /// Drops every pending command, then `stop()`: for a process that is about to exit (a
+    /// termination signal), when nothing scheduled may run any more.
+    @Sendable public func stopAtOnce() {
+        scheduler.cancelAll()
+        stop()
+    }
+
     /// Seconds on the engine's clock.
     public var currentTime: Double { clock.now.seconds }
 

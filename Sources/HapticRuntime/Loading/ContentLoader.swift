@@ -19,8 +19,9 @@ public enum ContentLoader {
     public static let knownExtensions = ["ahap", "haptic", "json", "hnl", "haptic-notation", "notes", "txt"] + SoundHaptics.extensions
 
     /// Loads the file at `url`; every failure names the file and, for content errors, the line and
-    /// column. Sounds are analysed with `soundSettings`.
-    public static func load(contentsOf url: URL, soundSettings: SoundAnalysisSettings = SoundAnalysisSettings()) throws(ContentLoadingError) -> LoadedContent {
+    /// column. Sounds are read with `sounds` (the platform's decoder and FFT); without it a sound
+    /// file is refused, saying what is missing.
+    public static func load(contentsOf url: URL, sounds: SoundReading? = nil) throws(ContentLoadingError) -> LoadedContent {
         let format = try format(of: url)
         switch format {
         case .ahap:
@@ -28,7 +29,8 @@ public enum ContentLoader {
         case .haptic:
             do { return try HapticClip.read(contentsOf: url) } catch { throw .haptic(error) }
         case .sound:
-            do { return try SoundHaptics.load(contentsOf: url, settings: soundSettings) } catch { throw .sound(error) }
+            guard let sounds else { throw .noSoundReading(file: url.path) }
+            do { return try SoundHaptics.load(contentsOf: url, reading: sounds) } catch { throw .sound(error) }
         case .notation, .notes:
             return try parse(try readText(of: url), format: format, file: url.path)
         }
@@ -36,16 +38,17 @@ public enum ContentLoader {
 
     /// Loads content handed over as bytes (stdin), recognised by content; `file` names it in
     /// errors. A sound is written to a temporary file for the decoder and analysed.
-    public static func load(data: Data, file: String, soundSettings: SoundAnalysisSettings = SoundAnalysisSettings()) throws(ContentLoadingError) -> LoadedContent {
+    public static func load(data: Data, file: String, sounds: SoundReading? = nil) throws(ContentLoadingError) -> LoadedContent {
         guard data.count <= ContentFileReading.maximumSize else {
             throw .unreadable(file: file, reason: ContentFileReading.Problem.tooLarge(size: data.count).reason)
         }
         if SoundHaptics.looksLikeSound(data) {
+            guard let sounds else { throw .noSoundReading(file: file) }
             let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("hapticboard-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: temporary) }
             do { try data.write(to: temporary) } catch { throw .unreadable(file: file, reason: (error as NSError).localizedDescription) }
             do {
-                let clip = SoundAnalyzer.clip(for: try SoundHaptics.decode(contentsOf: temporary), settings: soundSettings, source: file)
+                let clip = SoundHaptics.clip(for: try SoundHaptics.decode(contentsOf: temporary, with: sounds.decoder), reading: sounds, source: file)
                 // No AudioCustom event: the sound has no file beside the content to play from.
                 return LoadedContent(format: .sound, pattern: clip.pattern, clip: clip)
             } catch {
@@ -129,6 +132,8 @@ public enum ContentLoadingError: Error, Sendable, CustomStringConvertible {
     case notation(HapticNotationError)
     case notes(NotesFileError)
     case sound(SoundFileError)
+    /// A sound file, loaded without the platform's decoder and FFT (`SoundReading`).
+    case noSoundReading(file: String)
 
     public var description: String {
         switch self {
@@ -143,6 +148,8 @@ public enum ContentLoadingError: Error, Sendable, CustomStringConvertible {
         case .notation(let error): return error.description
         case .notes(let error): return error.description
         case .sound(let error): return error.description
+        case .noSoundReading(let file):
+            return "\(file): a sound file: reading it takes a SoundReading (a decoder and an FFT; on Linux the ActuatorHALLinux back end's SoundFileDecoder and RealFFT)"
         }
     }
 }

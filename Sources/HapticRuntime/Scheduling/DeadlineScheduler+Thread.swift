@@ -2,12 +2,13 @@ import ActuatorHAL
 import Foundation
 
 extension DeadlineScheduler {
-    /// Starts the timing thread (a no-op when it runs). With `.whenPermitted` the thread asks for
-    /// SCHED_FIFO, 1 ns timer slack and locked memory, and logs one warning naming how to allow what
-    /// was refused. Real-time set-up locks the whole process's memory, so tests pass `.none`.
+    /// Starts the timing thread (a no-op when it runs). With a `setup` (on Linux `RealtimeThread()`:
+    /// SCHED_FIFO, 1 ns timer slack, locked memory) the thread applies it first and logs one
+    /// warning naming how to allow what was refused; without one it runs as an ordinary thread
+    /// (tests, or a process that must not hold real-time priority).
     ///
     /// The thread keeps the scheduler alive until `stopThread`.
-    public func startThread(realtime: RealtimeRequest = .whenPermitted) {
+    public func startThread(setup: (any TimingThreadSetup)? = nil) {
         condition.lock()
         defer { condition.unlock() }
         guard timingThread == nil else { return }
@@ -16,7 +17,7 @@ extension DeadlineScheduler {
         isRunning = true
         spinInterrupt.store(false, ordering: .relaxed)
         let thread = Thread { [self] in
-            runTimingThread(realtime: realtime, sleeper: threadSleeper)
+            runTimingThread(setup: setup, sleeper: threadSleeper)
         }
         thread.name = name
         timingThread = thread
@@ -59,10 +60,11 @@ extension DeadlineScheduler {
         return SlicedClockSleeper(clock: clock)
     }
 
-    private func runTimingThread(realtime: RealtimeRequest, sleeper initialSleeper: any InterruptibleSleeper) {
-        if case .whenPermitted = realtime { configureRealtime() }
+    private func runTimingThread(setup: (any TimingThreadSetup)?, sleeper initialSleeper: any InterruptibleSleeper) {
+        if let setup { configureRealtime(with: setup) }
         var threadSleeper = initialSleeper
         condition.lock()
+        isThreadReadyStorage = true
         while isRunning {
             guard let next = pending.nextDispatchInstant() else {
                 condition.wait()
@@ -99,6 +101,7 @@ extension DeadlineScheduler {
             waitTarget = nil
         }
         timingThread = nil
+        isThreadReadyStorage = false
         condition.broadcast()
         condition.unlock()
     }
@@ -111,8 +114,8 @@ extension DeadlineScheduler {
         }
     }
 
-    private func configureRealtime() {
-        let setup = RealtimeThread.configureCurrentThread()
+    private func configureRealtime(with threadSetup: any TimingThreadSetup) {
+        let setup = threadSetup.configureCurrentThread()
         let shouldWarn = condition.withLock {
             realtimeSetupStorage = setup
             defer { hasWarnedAboutRealtime = true }

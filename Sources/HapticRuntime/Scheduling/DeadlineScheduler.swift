@@ -42,6 +42,8 @@ public final class DeadlineScheduler: @unchecked Sendable {
     var timingThread: Thread?
     var sleeper: (any InterruptibleSleeper)?
     var realtimeSetupStorage: RealtimeSetup?
+    /// The timing thread finished its set-up and is taking commands.
+    var isThreadReadyStorage = false
     var hasWarnedAboutRealtime = false
 
     /// A scheduler on `clock`. No thread runs until `startThread`.
@@ -122,10 +124,16 @@ public final class DeadlineScheduler: @unchecked Sendable {
         condition.withLock { spinWindowState.duration }
     }
 
-    /// What the timing thread's real-time set-up achieved; nil before a thread started with
-    /// `.whenPermitted` has tried.
+    /// What the timing thread's real-time set-up achieved; nil before a thread started with a
+    /// set-up has tried, or without one.
     public var realtimeSetup: RealtimeSetup? {
         condition.withLock { realtimeSetupStorage }
+    }
+
+    /// Whether the timing thread has finished its set-up (locking memory takes a while on a small
+    /// board) and takes commands: wait for it before choosing a first deadline close to now.
+    public var isThreadReady: Bool {
+        condition.withLock { isThreadReadyStorage }
     }
 
     /// A snapshot of the counters and the lateness histogram.

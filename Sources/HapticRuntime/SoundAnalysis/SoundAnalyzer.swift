@@ -3,11 +3,11 @@ import ActuatorHAL
 /// Makes a `.haptic` clip from a sound, with the design tools' steps (Meta's open-source
 /// `audio_analysis`, the analysis behind Meta Haptics Studio):
 ///
-/// 1. one channel (the mean of the channels: `SoundFileDecoder.decodeMono`), DC removed by a
+/// 1. one channel (the mean of the channels: `SoundDecoder.decodeMono`), DC removed by a
 ///    10 Hz one-pole high-pass, optionally normalised to full scale;
 /// 2. the amplitude envelope: an RMS envelope follower with attack, hold and release
 ///    (`AmplitudeFollower`), sampled every update interval;
-/// 3. spectra every fftSize / overlap samples (kissfft): brightness (centroid below the
+/// 3. spectra every fftSize / overlap samples (the platform's FFT): brightness (centroid below the
 ///    low-pass) and onset strength (spectral flux) per frame (`SpectralFrames`);
 /// 4. the frequency envelope: brightness mapped to 0…1 (`FrequencyEnvelope`);
 /// 5. both envelopes reduced to their breakpoint density, the most salient points kept
@@ -19,13 +19,17 @@ public enum SoundAnalyzer {
     /// High-pass corner of the DC removal: below any frequency an actuator renders.
     static let dcCutoffHz = 10.0
 
-    /// The clip for `sound`; `source` goes into the clip's metadata (e.g. the file name).
-    public static func clip(for sound: MonoSound, settings: SoundAnalysisSettings = SoundAnalysisSettings(), source: String = "") -> HapticClip {
+    /// The clip for `sound`, its spectra through transforms `spectrum` makes; `source` goes into
+    /// the clip's metadata (e.g. the file name).
+    public static func clip(
+        for sound: MonoSound, settings: SoundAnalysisSettings = SoundAnalysisSettings(), source: String = "",
+        spectrum: (Int) -> (any MagnitudeSpectrum)?
+    ) -> HapticClip {
         let rate = Double(max(1, sound.sampleRate))
         let samples = prepared(sound.samples, sampleRate: rate, normalize: settings.normalize)
         let duration = max(Double(samples.count) / rate, settings.updateIntervalMs / 1000)
         let envelope = AmplitudeFollower.envelope(of: samples, sampleRate: rate, settings: settings)
-        let frames = SpectralFrames.frames(of: samples, sampleRate: rate, settings: settings)
+        let frames = SpectralFrames.frames(of: samples, sampleRate: rate, settings: settings, spectrum: spectrum)
         var amplitude = envelope.reducedByArea(perRegion: settings.amplitudeDensity)
             .map { AmplitudeBreakpoint(time: rounded($0.time, 1e6), amplitude: unit($0.value)) }
         anchor(&amplitude, end: rounded(duration, 1e6))

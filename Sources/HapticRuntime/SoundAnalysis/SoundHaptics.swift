@@ -1,8 +1,9 @@
 import ActuatorHAL
 import Foundation
 
-/// Haptics for a sound file: decoded by libsndfile (WAV, FLAC, OGG/Vorbis, AIFF; any rate and
-/// channel count, mixed to one channel), analysed by `SoundAnalyzer`, and played beside the sound.
+/// Haptics for a sound file: decoded by the platform's decoder (libsndfile on Linux: WAV, FLAC,
+/// OGG/Vorbis, AIFF; any rate and channel count, mixed to one channel), analysed by
+/// `SoundAnalyzer`, and played beside the sound.
 public enum SoundHaptics {
     /// File extensions read as sounds.
     public static let extensions = ["wav", "wave", "flac", "ogg", "oga", "aif", "aiff", "aifc"]
@@ -10,8 +11,8 @@ public enum SoundHaptics {
     public static let maximumDuration = CompilerOptions().maximumDuration
 
     /// The decoded sound of the file at `url`, one channel.
-    public static func decode(contentsOf url: URL) throws(SoundFileError) -> MonoSound {
-        let sound = try SoundFileDecoder().decodeMono(path: url.path, maximumDuration: maximumDuration)
+    public static func decode(contentsOf url: URL, with decoder: any SoundDecoder) throws(SoundFileError) -> MonoSound {
+        let sound = try decoder.decodeMono(contentsOf: url, maximumDuration: maximumDuration)
         guard !sound.samples.isEmpty else { throw .decoding(path: url.relativePath, reason: "the file holds no audio (zero frames)") }
         return sound
     }
@@ -19,9 +20,14 @@ public enum SoundHaptics {
     /// The content of the sound file at `url`: its clip, and a pattern of the clip's haptics plus
     /// the sound itself as an AudioCustom event at 0 (waveform path: the file's name, beside it),
     /// so a board with a sound output plays both in step and one without plays the haptics.
-    public static func load(contentsOf url: URL, settings: SoundAnalysisSettings = SoundAnalysisSettings()) throws(SoundFileError) -> LoadedContent {
-        let sound = try decode(contentsOf: url)
-        return content(for: SoundAnalyzer.clip(for: sound, settings: settings, source: url.lastPathComponent), soundFile: url)
+    public static func load(contentsOf url: URL, reading: SoundReading) throws(SoundFileError) -> LoadedContent {
+        let sound = try decode(contentsOf: url, with: reading.decoder)
+        return content(for: clip(for: sound, reading: reading, source: url.lastPathComponent), soundFile: url)
+    }
+
+    /// The clip `reading` makes of `sound`.
+    public static func clip(for sound: MonoSound, reading: SoundReading, source: String) -> HapticClip {
+        SoundAnalyzer.clip(for: sound, settings: reading.settings, source: source, spectrum: reading.spectrum)
     }
 
     /// Content of `clip` made from the sound at `soundFile`, with the sound as its AudioCustom event.

@@ -12,15 +12,15 @@ struct SpectralFrame: Sendable, Hashable {
 }
 
 /// Short-time spectra of a sound (Hann-windowed frames of `fftSize`, a new one every
-/// fftSize / overlap samples, centred on their times from 0 to the end), through kissfft.
+/// fftSize / overlap samples, centred on their times from 0 to the end), through the platform's FFT.
 enum SpectralFrames {
     /// A frame quieter than this (mean magnitude per bin below the low-pass, in full-scale sine
     /// amplitude) has no centroid: the centroid of noise-floor hiss would swing wildly.
     static let quietFrameLevel = 1e-4
 
-    static func frames(of samples: [Float], sampleRate: Double, settings: SoundAnalysisSettings) -> [SpectralFrame] {
+    static func frames(of samples: [Float], sampleRate: Double, settings: SoundAnalysisSettings, spectrum: (Int) -> (any MagnitudeSpectrum)?) -> [SpectralFrame] {
         let size = settings.fftSize
-        guard let fft = RealFFT(size: size), !samples.isEmpty else { return [] }
+        guard let fft = spectrum(size), !samples.isEmpty else { return [] }
         let hop = max(1, size / max(1, settings.overlap))
         let window = (0..<size).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size))) }
         // Magnitudes scaled so a full-scale sine reads about 1 in its bin.

@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import Dispatch
 import Foundation
 import HapticRuntime

@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import Foundation
 
 /// What a well-formed board file must satisfy beyond its shape: names that resolve, values in the

@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import Foundation
 import HapticRuntime
 import HardwareMocks

@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 
 /// The real devices behind a board file: i2c-dev buses, TCA9548A switches on them and EN lines
 /// through libgpiod. Each bus and switch is opened once and shared by every chip on it, because

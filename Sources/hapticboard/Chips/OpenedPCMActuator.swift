@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import HardwareMocks
 
 /// One PCM-driven actuator of a board (`compatible: pcm-actuator`): an LRA or voice coil behind

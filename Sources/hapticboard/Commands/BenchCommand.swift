@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import ArgumentParser
 import Dispatch
 import Foundation
@@ -69,7 +70,7 @@ struct BenchCommand: ParsableCommand {
         }
         let clock = SystemMonotonicClock()
         let scheduler = DeadlineScheduler(clock: clock, name: "hapticboard-bench")
-        scheduler.startThread(realtime: noRealtime ? .none : .whenPermitted)
+        scheduler.startThread(setup: noRealtime ? nil : RealtimeThread())
         defer { scheduler.stopThread() }
         let queue = DispatchQueue(label: "hapticboard.bench", qos: .userInteractive)
         let period = Duration.nanoseconds(Int64((periodMilliseconds * 1_000_000).rounded()))

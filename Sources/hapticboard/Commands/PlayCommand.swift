@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import ArgumentParser
 import Foundation
 import HapticRuntime
@@ -156,7 +157,7 @@ struct PlayCommand: ParsableCommand {
         // Installed before the timing thread starts, so every thread inherits the blocked signals.
         // The guard stops the engine itself; the command then reports and exits with 128 + signal.
         let signals = StopRequest()
-        let termination = TerminationGuard.install(engine: playback.engine) { status in signals.record(signal: status - 128) }
+        let termination = TerminationGuard.install(stop: playback.engine.stopAtOnce) { status in signals.record(signal: status - 128) }
         defer { termination.uninstall() }
         var liveView: LiveView?
         if let simulation = target.simulation, let chip = target.chip, !quiet, !options.json, !fast, isatty(STDOUT_FILENO) == 1 {

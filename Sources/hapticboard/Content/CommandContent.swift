@@ -17,7 +17,7 @@ struct CommandContent {
         if path == Self.standardInputName {
             let data = FileHandle.standardInput.readDataToEndOfFile()
             do {
-                let content = try ContentLoader.load(data: data, file: "<stdin>", soundSettings: soundSettings)
+                let content = try ContentLoader.load(data: data, file: "<stdin>", sounds: .linux(settings: soundSettings))
                 return (content, URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("stdin"))
             } catch {
                 throw CommandLineError.content(error.description)
@@ -35,7 +35,7 @@ struct CommandContent {
             return (try cache.content(ofSound: url, settings: soundSettings, warn: warn), url)
         }
         do {
-            return (try ContentLoader.load(contentsOf: url, soundSettings: soundSettings), url)
+            return (try ContentLoader.load(contentsOf: url, sounds: .linux(settings: soundSettings)), url)
         } catch {
             throw CommandLineError.content(error.description)
         }

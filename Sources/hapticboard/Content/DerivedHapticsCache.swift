@@ -55,7 +55,7 @@ struct DerivedHapticsCache {
         lastWasHit = false
         let content: LoadedContent
         do {
-            content = try SoundHaptics.load(contentsOf: url, settings: settings)
+            content = try SoundHaptics.load(contentsOf: url, reading: .linux(settings: settings))
         } catch {
             throw CommandLineError.content(error.description)
         }

@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import Foundation
 import HapticRuntime
 
@@ -76,7 +77,7 @@ final class EnginePlayback {
         snapshot: (@Sendable () -> Void)? = nil, frame: (() -> Void)? = nil, willPlay: ((Int) -> Void)? = nil
     ) throws -> Int {
         try engine.start()
-        if pace == .threaded { scheduler.startThread() }
+        if pace == .threaded { scheduler.startThread(setup: RealtimeThread()) }
         var passes = 0
         var firstStart = start
         repeat {
@@ -110,10 +111,10 @@ final class EnginePlayback {
     /// process's memory takes a while on a small board or an emulated one — rather than raced by it.
     func startTimingThread(timeout: Duration = .seconds(30)) {
         guard pace == .threaded else { return }
-        scheduler.startThread()
+        scheduler.startThread(setup: RealtimeThread())
         let wall = SystemMonotonicClock()
         let giveUp = wall.now + timeout
-        while scheduler.realtimeSetup == nil, wall.now < giveUp {
+        while !scheduler.isThreadReady, wall.now < giveUp {
             try? wall.sleep(until: wall.now + .milliseconds(1))
         }
     }

@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import HardwareMocks
 
 /// The sim board's virtual clock running in real time: reading it moves virtual time up to the

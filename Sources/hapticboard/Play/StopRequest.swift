@@ -1,3 +1,4 @@
+import ActuatorHALLinux
 import Foundation
 
 /// The signal that asked playback to stop, handed from `TerminationGuard`'s signal thread (which

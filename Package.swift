@@ -46,6 +46,7 @@ let package = Package(
             dependencies: [
                 "ActuatorHAL",
                 "CDrivers",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -15,9 +15,10 @@ public final class SimulatedBoard {
     /// The haptic driver chip.
     public let chip: DRV2605Model
 
-    /// A board whose chip is `variant` on a bus clocked at `speedHz`.
-    public init(variant: DRV2605Model.Variant = .drv2605L, speedHz: Int = 400_000) {
-        clock = VirtualClock()
+    /// A board whose chip is `variant` on a bus clocked at `speedHz`, on `clock` (by default one
+    /// of its own).
+    public init(variant: DRV2605Model.Variant = .drv2605L, speedHz: Int = 400_000, clock: VirtualClock = VirtualClock()) {
+        self.clock = clock
         bus = SimulatedI2CBus(name: "sim", speedHz: speedHz, clock: clock)
         enableLine = SimulatedOutputLine(name: "EN", initial: .low, clock: clock)
         chip = DRV2605Model(variant: variant, clock: clock, enableLine: enableLine)

@@ -16,41 +16,43 @@ public final class SimulatedMuxBoard {
     public let bus: SimulatedI2CBus
     /// The switch.
     public let mux: TCA9548AModel
-    /// Each chip with its EN line, the shared bus and clock, in the order given.
-    public let chipBoards: [SimulatedBoard]
+    /// Each chip with its EN line, the shared bus and clock, in the order added.
+    public private(set) var chipBoards: [SimulatedBoard] = []
     /// The switch channel of each chip.
-    public let channels: [Int]
+    public private(set) var channels: [Int] = []
 
     /// The chips.
     public var chips: [DRV2605Model] { chipBoards.map(\.chip) }
     /// Their EN lines, which start low.
     public var enableLines: [SimulatedOutputLine] { chipBoards.map(\.enableLine) }
 
-    /// `count` chips of `variant` on channels 0, 1, … of the switch.
-    public convenience init(chips count: Int, variant: DRV2605Model.Variant = .drv2605L, speedHz: Int = 400_000) throws(TCA9548AError) {
-        try self.init(channels: Array(0..<count), variants: Array(repeating: variant, count: count), speedHz: speedHz)
+    /// The switch alone on a bus clocked at `speedHz`, on `clock`; add chips with `addChip`.
+    public init(speedHz: Int = 400_000, clock: VirtualClock = VirtualClock()) throws(TCA9548AError) {
+        mux = try TCA9548AModel(address: Self.muxAddress)
+        self.clock = clock
+        bus = SimulatedI2CBus(name: "sim", speedHz: speedHz, clock: clock)
+        mux.attach(to: bus)
     }
 
-    /// A chip of `variants[k]` on switch channel `channels[k]` for each k, on a bus clocked at `speedHz`.
-    public init(channels: [Int], variants: [DRV2605Model.Variant], speedHz: Int = 400_000) throws(TCA9548AError) {
-        mux = try TCA9548AModel(address: Self.muxAddress)
-        for channel in channels where !mux.channels.indices.contains(channel) {
+    /// `count` chips of `variant` on channels 0, 1, … of the switch.
+    public convenience init(chips count: Int, variant: DRV2605Model.Variant = .drv2605L, speedHz: Int = 400_000) throws(TCA9548AError) {
+        try self.init(speedHz: speedHz)
+        for channel in 0..<count { try addChip(on: channel, variant: variant) }
+    }
+
+    /// A chip of `variant` on switch channel `channel` (free), with an EN line of its own.
+    @discardableResult
+    public func addChip(on channel: Int, variant: DRV2605Model.Variant = .drv2605L) throws(TCA9548AError) -> SimulatedBoard {
+        guard mux.channels.indices.contains(channel), !channels.contains(channel) else {
             throw .invalidChannel(channel, mux: "mux@\(Self.muxAddress)")
         }
-        let clock = VirtualClock()
-        let bus = SimulatedI2CBus(name: "sim", speedHz: speedHz, clock: clock)
-        mux.attach(to: bus)
-        var boards: [SimulatedBoard] = []
-        for (channel, variant) in zip(channels, variants) {
-            let enableLine = SimulatedOutputLine(name: "EN\(channel)", initial: .low, clock: clock)
-            let chip = DRV2605Model(variant: variant, clock: clock, enableLine: enableLine)
-            mux.channels[channel].attach(chip, at: SimulatedBoard.chipAddress)
-            mux.channels[channel].attach(chip.broadcastReceiver, at: Self.broadcastAddress)
-            boards.append(SimulatedBoard(clock: clock, bus: bus, enableLine: enableLine, chip: chip))
-        }
-        self.clock = clock
-        self.bus = bus
-        self.channels = channels
-        chipBoards = boards
+        let enableLine = SimulatedOutputLine(name: "EN\(channel)", initial: .low, clock: clock)
+        let chip = DRV2605Model(variant: variant, clock: clock, enableLine: enableLine)
+        mux.channels[channel].attach(chip, at: SimulatedBoard.chipAddress)
+        mux.channels[channel].attach(chip.broadcastReceiver, at: Self.broadcastAddress)
+        let board = SimulatedBoard(clock: clock, bus: bus, enableLine: enableLine, chip: chip)
+        chipBoards.append(board)
+        channels.append(channel)
+        return board
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import ActuatorHAL
+import HapticRuntime
 import HardwareMocks
 import XCTest
 @testable import hapticboard
@@ -25,13 +27,13 @@ final class ProbeAndRegistersTests: XCTestCase {
 
     /// STATUS clears OVER_TEMP on read: probe reads it once and reports what that read saw.
     func testProbeReadsStatusOnceAndReportsOverTemperature() throws {
-        let board = try BoardChips.open(board: "sim")
-        let simulation = try XCTUnwrap(board.chips[0].simulation)
+        let board = try CommandBoard.open("sim")
+        let simulation = try XCTUnwrap(board.simulatedChip(of: board.opened.actuators[0]))
         try simulation.enableLine.set(.high)
         simulation.clock.advance(by: .milliseconds(1))
         simulation.chip.injectOverTemperature()
         simulation.bus.clearLog()
-        let report = try ProbeReport.probe(board.chips[0])
+        let report = try ProbeReport.probe(chip(of: board))
         XCTAssertTrue(report.status.overTemperature, "\(report)")
         XCTAssertEqual(report.variant, "DRV2605L")
         let statusReads = simulation.bus.log.filter { $0.operations == [.write([0x00]), .read(count: 1)] }
@@ -39,9 +41,9 @@ final class ProbeAndRegistersTests: XCTestCase {
     }
 
     func testProbeJSONShowsTheSimulatedDRV2605L() throws {
-        let board = try BoardChips.open(board: "sim")
-        XCTAssertEqual(board.chips.count, 1)
-        let report = try ProbeReport.probe(board.chips[0])
+        let board = try CommandBoard.open("sim")
+        XCTAssertEqual(board.opened.actuators.count, 1)
+        let report = try ProbeReport.probe(chip(of: board))
         let document = try json([report])
         let chip = try XCTUnwrap((document["chips"] as? [[String: Any]])?.first)
         XCTAssertEqual(chip["deviceID"] as? Int, 7)
@@ -53,8 +55,8 @@ final class ProbeAndRegistersTests: XCTestCase {
     }
 
     func testRegistersJSONIsANamedDecodedDump() throws {
-        let board = try BoardChips.open(board: "sim")
-        let report = try RegisterReport.read(board.chips[0])
+        let board = try CommandBoard.open("sim")
+        let report = try RegisterReport.read(chip(of: board))
         XCTAssertEqual(report.registers.count, 0x23)
         let document = try json([report])
         let chip = try XCTUnwrap((document["chips"] as? [[String: Any]])?.first)
@@ -71,20 +73,20 @@ final class ProbeAndRegistersTests: XCTestCase {
     }
 
     func testTheSimBoardFileOpensASimulatedChip() throws {
-        let board = try BoardChips.open(board: boards.appendingPathComponent("sim.yml").path)
-        XCTAssertEqual(board.boardName, "sim")
-        XCTAssertEqual(board.chips.map(\.name), ["main"])
-        XCTAssertEqual(try ProbeReport.probe(board.chips[0]).deviceID, 7)
+        let board = try CommandBoard.open(boards.appendingPathComponent("sim.yml").path)
+        XCTAssertEqual(board.name, "sim")
+        XCTAssertEqual(board.opened.actuators.map(\.name), ["main"])
+        XCTAssertEqual(try ProbeReport.probe(chip(of: board)).deviceID, 7)
     }
 
     func testALinuxBoardFileOpensItsI2CDevNode() {
         // No /dev/i2c-1 on the build machine: the typed error names the node and errno.
-        XCTAssertThrowsError(try BoardChips.open(board: boards.appendingPathComponent("raspberry-pi-4-drv2605l.yml").path)) { error in
-            guard case .bus(.open(let path, let errno))? = error as? BoardChipsError else { return XCTFail("\(error)") }
+        XCTAssertThrowsError(try CommandBoard.open(boards.appendingPathComponent("raspberry-pi-4-drv2605l.yml").path)) { error in
+            guard case .open(let path, let errno)? = error as? I2CError else { return XCTFail("\(error)") }
             XCTAssertEqual(path, "/dev/i2c-1")
             XCTAssertEqual(errno, .noSuchFileOrDirectory)
         }
-        XCTAssertThrowsError(try BoardChips.open(board: boards.appendingPathComponent("cm4-dual-drv2605l-tca9548a.yml").path)) { error in
+        XCTAssertThrowsError(try CommandBoard.open(boards.appendingPathComponent("cm4-dual-drv2605l-tca9548a.yml").path)) { error in
             XCTAssertTrue("\(error)".contains("/dev/i2c-1"), "\(error)")
         }
     }
@@ -92,22 +94,29 @@ final class ProbeAndRegistersTests: XCTestCase {
     func testABadEnableLineIsReportedAtItsKey() throws {
         let text = try String(contentsOf: boards.appendingPathComponent("raspberry-pi-4-drv2605l.yml"), encoding: .utf8)
             .replacingOccurrences(of: "enable-gpios: GPIO17", with: "enable-gpios: gpiochip0:x")
-        let file = try BoardFile.parse(text, path: "pi.yml")
-        XCTAssertThrowsError(try BoardChips.open(file)) { error in
-            XCTAssertTrue("\(error)".hasPrefix("pi.yml:17:5: actuators[0].enable-gpios: "), "\(error)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hapticboard-pi-\(UUID().uuidString).yml")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        XCTAssertThrowsError(try CommandBoard.open(file.path)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(file.path):17:5: actuators[0].enable-gpios: "), "\(error)")
         }
     }
 
     func testUnknownBoardsAndBadFilesAreClearErrors() throws {
-        XCTAssertThrowsError(try BoardChips.open(board: "no-such-board")) { error in
+        XCTAssertThrowsError(try CommandBoard.open("no-such-board")) { error in
             XCTAssertTrue("\(error)".contains("Boards/no-such-board.yml"), "\(error)")
         }
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("hapticboard-bad-\(UUID().uuidString).yml")
         try "board: x\nbuses: []\nactuators: 3\n".write(to: bad, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: bad) }
-        XCTAssertThrowsError(try BoardChips.open(board: bad.path)) { error in
-            guard case .boardFile(let fileError)? = error as? BoardChipsError else { return XCTFail("\(error)") }
-            XCTAssertEqual(fileError.line, 3)
+        XCTAssertThrowsError(try CommandBoard.open(bad.path)) { error in
+            guard case .invalid(let problems)? = error as? BoardError else { return XCTFail("\(error)") }
+            XCTAssertEqual(problems.first?.line, 3)
         }
+    }
+
+    /// The board's first actuator, a chip.
+    private func chip(of board: CommandBoard) throws -> DRV2605Actuator {
+        try XCTUnwrap(board.opened.actuators.first?.drv2605)
     }
 }

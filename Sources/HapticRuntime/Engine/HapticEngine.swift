@@ -266,7 +266,19 @@ public final class HapticEngine: @unchecked Sendable {
         }
     }
 
-    /// The pattern as compiled for `channel`, after the engine's audio settings.
+    /// The program actuator `actuator` would play `pattern` as — what a player made now
+    /// compiles, after the engine's audio settings — without making a player.
+    public func program(for pattern: HapticPattern, on actuator: String) throws -> ActuatorProgram {
+        try locked {
+            guard let channel = channels.first(where: { $0.name == actuator }) else {
+                throw HapticEngineError.unknownActuator(actuator, known: actuatorNames)
+            }
+            return compile(pattern, for: channel)
+        }
+    }
+
+    /// The pattern as compiled for `channel`, after the engine's audio settings: the one place
+    /// content is compiled.
     func compile(_ pattern: HapticPattern, for channel: ActuatorChannel) -> ActuatorProgram {
         let source = pattern
         var pattern = pattern

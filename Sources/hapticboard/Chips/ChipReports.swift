@@ -21,15 +21,15 @@ struct ProbeReport: Encodable, Equatable {
 
     /// Powers the chip up (EN high, 250 µs) and reads STATUS once: its DEVICE_ID identifies the
     /// chip, and its flags are reported as read (a second read would find OVER_TEMP cleared).
-    static func probe(_ chip: OpenedChip) throws(DRV2605Error) -> ProbeReport {
+    static func probe(_ chip: DRV2605Actuator) throws(DRV2605Error) -> ProbeReport {
         try chip.driver.enable()
         let variant = try chip.driver.identify()
         // The read identify made, with any flag an earlier read of this driver saw.
         let status = DRV2605Status(rawValue: (chip.driver.lastStatus?.rawValue ?? 0) | chip.driver.takeUnreportedFaults().rawValue)
         return ProbeReport(
             name: chip.name,
-            bus: chip.busName,
-            address: chip.address.description,
+            bus: chip.driver.bus.name,
+            address: chip.driver.address.description,
             variant: variant.rawValue,
             deviceID: Int(status.deviceID),
             status: StatusBits(
@@ -73,14 +73,14 @@ struct RegisterReport: Encodable, Equatable {
     var registers: [Register]
 
     /// Powers the chip up, identifies it and reads every register.
-    static func read(_ chip: OpenedChip) throws(DRV2605Error) -> RegisterReport {
+    static func read(_ chip: DRV2605Actuator) throws(DRV2605Error) -> RegisterReport {
         try chip.driver.enable()
         let variant = try chip.driver.identify()
         let dump = try chip.driver.dumpRegisters()
         return RegisterReport(
             name: chip.name,
-            bus: chip.busName,
-            address: chip.address.description,
+            bus: chip.driver.bus.name,
+            address: chip.driver.address.description,
             variant: variant.rawValue,
             registers: dump.entries.map { entry in
                 Register(

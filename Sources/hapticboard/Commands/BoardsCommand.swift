@@ -1,5 +1,7 @@
 import ActuatorHAL
 import ArgumentParser
+import Foundation
+import HapticRuntime
 
 /// `hapticboard boards`: work with board files.
 struct BoardsCommand: ParsableCommand {
@@ -87,15 +89,9 @@ struct BoardsCommand: ParsableCommand {
         func run() throws {
             var document = Document(files: [])
             for path in files {
-                var problems: [BoardFileError]
-                var actuators: [Document.Actuator] = []
-                do {
-                    let file = try BoardFile.load(path: path)
-                    problems = BoardRules(file: file).problems()
-                    if problems.isEmpty { actuators = try Self.libraries(of: file) }
-                } catch {
-                    problems = [error]
-                }
+                let url = URL(fileURLWithPath: path)
+                let problems = Board.problems(inFileAt: url)
+                let actuators = problems.isEmpty ? Self.libraries(of: try Board(contentsOf: url)) : []
                 document.files.append(Document.File(file: path, problems: problems.map {
                     Document.Problem(line: $0.line, column: $0.column, key: $0.keyPath?.description, message: $0.message, description: $0.description)
                 }, actuators: actuators))
@@ -111,12 +107,12 @@ struct BoardsCommand: ParsableCommand {
             if document.files.contains(where: { !$0.problems.isEmpty }) { throw ExitCode.failure }
         }
 
-        /// The ROM library each DRV260x actuator of `file` will select, and why.
-        static func libraries(of file: BoardFile) throws(BoardFileError) -> [Document.Actuator] {
+        /// The ROM library each DRV260x actuator of `board` will select, and why.
+        static func libraries(of board: Board) -> [Document.Actuator] {
             var actuators: [Document.Actuator] = []
-            for (index, actuator) in file.description.actuators.enumerated() where actuator.pcm == nil {
-                let configuration = try file.drv2605Configuration(forActuatorAt: index)
-                let variant = DRV2605Variant(compatible: actuator.compatible)
+            for actuator in board.actuators {
+                guard case .drv2605(let placement, let configuration) = actuator.drive else { continue }
+                let variant = placement.variant
                 let library = configuration.effectiveLibrary(on: variant)
                 let ratings = configuration.ratings
                 let source = configuration.library == nil ? "default" : "library-sel"

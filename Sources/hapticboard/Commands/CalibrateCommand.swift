@@ -1,6 +1,7 @@
 import ActuatorHAL
 import ArgumentParser
 import Foundation
+import HapticRuntime
 
 /// `hapticboard calibrate`: runs the DRV2605 auto-calibration and stores the results.
 struct CalibrateCommand: ParsableCommand {
@@ -47,26 +48,26 @@ struct CalibrateCommand: ParsableCommand {
         options.bootstrapLogging()
         let store = state.store
         var contents = try store.load()
-        let board = try BoardChips.open(board: options.resolvedBoard)
-        // Disarmed only at an orderly end, after the chips were stopped; a death ends it otherwise.
-        defer { board.disarmCrashGuardian() }
+        let board = try CommandBoard.open(options.resolvedBoard)
+        // Closed only at an orderly end, after the chips were stopped; a death leaves the guardian to it.
+        defer { board.close() }
         var outcomes: [Outcome] = []
         // A PCM actuator has no auto-calibration: it is skipped unless named.
         for target in try board.actuators(named: actuator) where target.drv2605 != nil || actuator != nil {
-            if !force, let entry = contents.entry(board: board.boardName, actuator: target.name) {
+            if !force, let entry = contents.entry(board: board.name, actuator: target.name) {
                 printError("\(target.name): calibration stored; keeping it (--force recalibrates)")
                 outcomes.append(Outcome(name: target.name, calibrated: false, result: CalibrationReport(entry)))
                 continue
             }
             let result = try calibrate(target)
-            contents.store(result, board: board.boardName, actuator: target.name, at: Date())
+            contents.store(result, board: board.name, actuator: target.name, at: Date())
             try store.save(contents)
-            if let entry = contents.entry(board: board.boardName, actuator: target.name) {
+            if let entry = contents.entry(board: board.name, actuator: target.name) {
                 outcomes.append(Outcome(name: target.name, calibrated: true, result: CalibrationReport(entry)))
             }
         }
         if options.json {
-            try printJSON(Document(board: board.boardName, stateFile: store.path, actuators: outcomes))
+            try printJSON(Document(board: board.name, stateFile: store.path, actuators: outcomes))
         } else {
             for outcome in outcomes {
                 print("\(outcome.name): \(outcome.calibrated ? "calibrated" : "stored"): \(outcome.result.text)")
@@ -79,17 +80,17 @@ struct CalibrateCommand: ParsableCommand {
     /// announced on standard error.
     private func calibrate(_ target: BoardActuator) throws(CommandLineError) -> DRV2605CalibrationResult {
         let name = target.name
-        guard let chip = target.chip, let driver = target.drv2605 else {
-            throw .calibrationFailed(actuator: name, reason: "a \(ActuatorDescription.pcmCompatible) has no auto-calibration")
+        guard let driver = target.drv2605 else {
+            throw .calibrationFailed(actuator: name, reason: "a pcm-actuator has no auto-calibration")
         }
-        let bound = chip.configuration.autoCalibrationTime.timeout
+        let bound = driver.configuration.autoCalibrationTime.timeout
         do {
             printError("\(name): waking the chip and writing its configuration…")
             try target.actuator.wake()
             printError("\(name): auto-calibration running (the chip allows up to \(ContentSummary.number(bound.secondsValue)) s)…")
-            let started = chip.driver.clock.now
+            let started = driver.driver.clock.now
             let result = try ProgressTicker.showing("\(name): calibrating") { try driver.calibrate() }
-            let took = chip.driver.clock.now - started
+            let took = driver.driver.clock.now - started
             printError("\(name): done in \(ContentSummary.number(took.secondsValue)) s; switching the chip off")
             try target.actuator.sleep()
             return result

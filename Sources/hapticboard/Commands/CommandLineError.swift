@@ -38,7 +38,7 @@ enum CommandLineError: Error, CustomStringConvertible {
         case .noActuators(let board):
             return "board '\(board)' has no actuator"
         case .renderNeedsChip(let actuator, let board):
-            return "render simulates a DRV260x chip; actuator '\(actuator)' of board '\(board)' is a \(ActuatorDescription.pcmCompatible) (see its drive with 'inspect --program')"
+            return "render simulates a DRV260x chip; actuator '\(actuator)' of board '\(board)' is a pcm-actuator (see its drive with 'inspect --program')"
         case .contentSources(let given):
             return given == 0
                 ? "nothing to play: give content files, --notation 'TEXT' or --effect N"

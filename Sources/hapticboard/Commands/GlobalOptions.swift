@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HapticRuntime
 import Logging
 
 /// Options every command shares: which board, JSON output, verbose logging.
@@ -30,7 +31,7 @@ struct GlobalOptions: ParsableArguments {
         if let option, !option.isEmpty { return option }
         if let named = environment[environmentVariable], !named.isEmpty { return named }
         if fileExists(systemBoardFile) { return systemBoardFile }
-        return BuiltInBoard.simName
+        return Board.simName
     }
 
     /// Sends swift-log output to standard error: debug with `-v`, warnings otherwise. Commands call

@@ -41,11 +41,12 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         options.bootstrapLogging()
-        var target: (actuator: BoardActuator, capabilities: ActuatorCapabilities)?
+        // The program is what the engine would compile for the actuator, simulated as configured.
+        var target: (name: String, engine: HapticEngine)?
         if program {
-            let board = try BoardChips.open(board: options.resolvedBoard, simulatingEveryBus: true)
-            let chosen = try board.actuator(named: actuator)
-            target = (chosen, try chosen.compilationCapabilities())
+            let board = try CommandBoard.open(options.resolvedBoard, simulatingEveryDevice: true)
+            let chosen = try board.actuators(named: actuator)[0]
+            target = (chosen.name, board.opened.makeEngine(for: [chosen]))
         }
         var summaries: [ContentSummary] = []
         var failed = false
@@ -54,7 +55,7 @@ struct InspectCommand: ParsableCommand {
                 var reader = CommandContent()
                 let content = try reader.load(file, warn: { _ in }).content
                 if strict { try content.requirePlayableWaveforms() }
-                let listing = target.map { ProgramListing(actuator: $0.actuator.name, program: $0.actuator.compile(content.pattern, capabilities: $0.capabilities)) }
+                let listing = try target.map { ProgramListing(actuator: $0.name, program: try $0.engine.program(for: content.pattern, on: $0.name)) }
                 summaries.append(ContentSummary(file: file, content: content, program: listing))
             } catch {
                 failed = true

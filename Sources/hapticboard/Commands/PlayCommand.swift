@@ -92,23 +92,13 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How late a transient may be before it is dropped rather than played late, in milliseconds; raise it on slow or emulated machines.", valueName: "ms"))
     var lateTolerance: Double = 3
 
-    /// The first pattern starts at least this long after the engine does, so the timing thread is
-    /// up and running (and the chip awake) before the first deadline rather than racing it.
-    static let startDelay = Duration.milliseconds(50)
-    /// Added to the slowest actuator's wake and prepare budgets when they exceed `startDelay`
-    /// (a PCM device takes up to 50 ms to open), so the wake is not dispatched late.
-    static let wakeMargin = Duration.milliseconds(2)
-
-    /// How far ahead the first pattern starts on `targets`: the engine wakes and prepares each
-    /// actuator by its budgets ahead of the first event, which must not lie in the past.
-    static func startDelay(for targets: [BoardActuator]) -> Duration {
-        let lead = targets.map { $0.actuator.budget(for: .wake) + $0.actuator.budget(for: .prepare) }.max() ?? .zero
-        return max(startDelay, lead + wakeMargin)
-    }
-
     /// With --fast, how far virtual time moves between checks for the end and for signals: small,
     /// so the next file starts within a millisecond of the previous one's end.
     static let fastStep = Duration.milliseconds(1)
+
+    /// The simulated sound output of a simulated board without `audio:`: 48 kHz stereo at the
+    /// low-latency period, like a typical I2S amplifier or USB sound card.
+    static let simulatedSoundFormat = PCMFormat(sampleRate: 48_000, channels: 2, periodFrames: PCMFormat.lowLatencyPeriodFrames)
 
     func run() throws {
         options.bootstrapLogging()
@@ -123,106 +113,97 @@ struct PlayCommand: ParsableCommand {
         if !quiet {
             for item in content.items { for warning in item.content.warnings { printError(warning.description) } }
         }
-        let calibrations = try state.store.load()
-        let board = try BoardChips.open(board: options.resolvedBoard)
-        // Disarmed only at an orderly end, after the chips were stopped; a death ends it otherwise.
-        defer { board.disarmCrashGuardian() }
-        let targets = try board.actuators(named: actuator, calibrations: calibrations)
-        for target in targets { try target.checkDeviceOpens() }
-        // One clock drives the engine: the hardware's, or the first simulated chip's.
-        let target = targets[0]
-        let clock: any MonotonicClock
-        if let simulated = target.simulatedClock {
-            clock = fast ? simulated : PacedClock(pacing: simulated)
-        } else {
-            clock = target.clock
-        }
-        let playback = EnginePlayback(
-            targets: targets, clock: clock, pace: target.simulatedClock != nil && fast ? .stepped : .threaded,
-            idleTimeouts: board.idleTimeouts, latePolicy: LatePolicy(transientTolerance: .microseconds(Int64((lateTolerance * 1000).rounded())))
+        let board = try CommandBoard.open(options.resolvedBoard, calibrations: try state.store.load())
+        // Closed only at an orderly end, after the chips were stopped; a death leaves the guardian to it.
+        defer { board.close() }
+        let targets = try board.actuators(named: actuator)
+        for target in targets { try checkDeviceOpens(target, on: board) }
+        // One clock drives the engine: the hardware's, or the simulation's paced to the wall clock.
+        let simulatedClock = board.simulatedClock
+        let clock: any MonotonicClock = simulatedClock.map { fast ? $0 as any MonotonicClock : PacedClock(pacing: $0) } ?? board.opened.clock
+        let session = PlaybackSession(
+            board: board.opened, actuators: targets, clock: clock, pace: simulatedClock != nil && fast ? .stepped : .threaded(RealtimeThread()),
+            latePolicy: LatePolicy(transientTolerance: .microseconds(Int64((lateTolerance * 1000).rounded())))
         )
-        let hasAudioEvents = content.items.contains { $0.content.pattern.events.contains { !$0.type.isHaptic } }
+        if !quiet { session.warningHandler = { printError($0) } }
+        let hasAudioEvents = content.audioEventCount > 0
         // No sound output for content without sound: an idle output would still be serviced.
-        let sound = noAudio || !hasAudioEvents ? nil : try PlayAudio.open(board: board, contentFile: content.items[0].file, clock: clock, simulatedClock: target.simulatedClock)
-        playback.engine.attachAudio(sound?.audio)
-        // Without a sound output the engine plays the haptics only, as Core Haptics'
-        // playsHapticsOnly does; with one, every waveform the content names must be playable.
-        playback.engine.playsHapticsOnly = sound == nil
+        let sound = noAudio || !hasAudioEvents ? nil : try openSound(on: board, clock: clock, soundsIn: content.items[0].soundFolder)
+        session.attachSound(sound, simulated: simulatedClock != nil)
         if sound != nil { try content.requirePlayableWaveforms() }
         if hasAudioEvents, !quiet {
-            if sound == nil, !noAudio { printError("board \(board.boardName) has no 'audio:' output: \(content.audioEventCount) audio event(s) skipped, the haptics play (playsHapticsOnly)") }
+            if sound == nil, !noAudio { printError("board \(board.name) has no 'audio:' output: \(content.audioEventCount) audio event(s) skipped, the haptics play (playsHapticsOnly)") }
             // The engine plays sounds at their own speed only (see EngineAudio).
             if sound != nil, rate != 1 { printError("--rate \(rate): sounds play only at rate 1; this playback is silent") }
         }
         // Installed before the timing thread starts, so every thread inherits the blocked signals.
         // The guard stops the engine itself; the command then reports and exits with 128 + signal.
         let signals = StopRequest()
-        let termination = TerminationGuard.install(stop: playback.engine.stopAtOnce) { status in signals.record(signal: status - 128) }
+        let termination = TerminationGuard.install(stop: session.engine.stopAtOnce) { status in signals.record(signal: status - 128) }
         defer { termination.uninstall() }
         var liveView: LiveView?
-        if let simulation = target.simulation, let chip = target.chip, !quiet, !options.json, !fast, isatty(STDOUT_FILENO) == 1 {
-            liveView = LiveView(chip: simulation.chip, clock: clock, model: try SimulatedLRA.model(resonantFrequency: chip.configuration.ratings.resonantFrequency))
+        if let target = targets.first, let simulation = board.simulatedChip(of: target), let configuration = target.drv2605?.configuration,
+           !quiet, !options.json, !fast, isatty(STDOUT_FILENO) == 1 {
+            liveView = LiveView(chip: simulation.chip, clock: clock, model: try SimulatedLRA.model(resonantFrequency: configuration.ratings.resonantFrequency))
         }
-        if !quiet {
-            let capabilities = target.configuredCapabilities
-            for item in content.items {
-                var pattern = item.content.pattern
-                // With a sound output the audio events are its to play (as in the engine), not the
-                // actuator's to report as unplayed; without one they were reported above, once.
-                pattern.events.removeAll { !$0.type.isHaptic }
-                for warning in target.compile(pattern, capabilities: capabilities).warnings { printError("\(item.name): \(warning)") }
+        log.info("playing \(content.items.count) item(s) on \(board.name)/\(targets.map(\.name).joined(separator: "+"))")
+
+        // Content is compiled against the chip that answered at wake: a ROM effect needs a ROM.
+        if let effect {
+            try session.wake()
+            if let lacking = targets.first(where: { $0.actuator.capabilities.romLibrary == nil }) {
+                try? session.finish()
+                throw CommandLineError.effectNeedsROM(effect: effect, actuator: lacking.name, chip: lacking.drv2605.map { "\($0.variant)" } ?? "pcm-actuator")
             }
         }
-        log.info("playing \(content.items.count) item(s) on \(board.boardName)/\(targets.map(\.name).joined(separator: "+"))")
-
-        // Woken before the first deadline is chosen: a wake from off reads the registers back and
-        // may rewrite them, which on a slow bus or machine can outlast its budget, and the first
-        // effect would then be dropped as late instead of played.
-        // Content of sounds only has nothing for the actuators: they stay as they are.
-        if content.items.contains(where: { $0.content.pattern.events.contains { $0.type.isHaptic } }) { try playback.wakeActuators() }
-        // Content is compiled against the chip that answered at wake: a ROM effect needs a ROM.
-        if let effect, let lacking = targets.first(where: { $0.actuator.capabilities.romLibrary == nil }) {
-            try? playback.finish()
-            throw CommandLineError.effectNeedsROM(effect: effect, actuator: lacking.name, chip: lacking.drv2605.map { "\($0.variant)" } ?? ActuatorDescription.pcmCompatible)
-        }
-        playback.startTimingThread()
         let snapshot: (@Sendable () -> Void)? = liveView.map { view in { @Sendable in view.capture() } }
-        let started = clock.now + Self.startDelay(for: targets)
         var announced = false
         let frame = {
             // Logged once the first deadline has passed, so a script (or test) knows output is under way.
-            if !announced, clock.now >= started {
+            if !announced, let first = session.firstDeadline, clock.now >= first {
                 announced = true
                 log.info("playback under way")
             }
             liveView?.draw()
         }
-        let passes: Int
-        let elapsed: Duration
+        let report: PlaybackReport
         do {
-            passes = try playback.play(
-                content.items.map(\.content.pattern), loop: loop, rate: rate, startingAt: started,
-                frameInterval: fast ? Self.fastStep : LiveView.frameInterval, stopRequested: { signals.received != nil },
-                snapshot: snapshot, frame: frame,
-                willPlay: { index in sound?.resolveWaveforms(besides: content.items[index].file) }
+            report = try session.play(
+                content.items.map(\.playbackItem),
+                options: PlaybackSession.Options(loop: loop, rate: rate, frameInterval: fast ? Self.fastStep : LiveView.frameInterval),
+                stopRequested: { signals.received != nil }, snapshot: snapshot, frame: frame
             )
-            elapsed = max(.zero, clock.now - started)
-            try playback.letSoundPlayOut(stopRequested: { signals.received != nil })
         } catch {
-            // Whatever failed, the actuator must not keep driving.
-            try? playback.finish()
             liveView?.finish()
             throw error
         }
-        try playback.finish()
         liveView?.finish()
 
-        let summary = PlaySummary(
-            board: board.boardName, targets: targets, content: content, playback: playback,
-            passes: passes, elapsed: elapsed, stoppedBy: signals.received,
-            audio: sound.map { AudioSummary($0, start: started) }
-        )
+        let summary = PlaySummary(board: board, targets: targets, report: report, stoppedBy: signals.received)
         if options.json { try printJSON(summary) } else { print(summary.text) }
         if let signal = signals.received { throw CommandTermination(signal: signal) }
+    }
+
+    /// Opens and closes a real PCM actuator's device, so a missing or busy device is reported as
+    /// such before playing: it opens only at wake, inside the engine, whose stop reason (device
+    /// lost) would not say why. Nothing to do for chips (their bus opened with the board) or
+    /// simulated devices.
+    private func checkDeviceOpens(_ target: BoardActuator, on board: CommandBoard) throws {
+        guard target.pcm != nil, board.simulatedPCM(of: target) == nil else { return }
+        try target.actuator.wake()
+        try target.actuator.sleep()
+    }
+
+    /// The sound output: the board's `audio:`; on a simulated board without one, a simulated
+    /// device, so the summary can say when each sound's first sample left it against its haptic
+    /// deadline. A simulated `audio:` beside real actuators plays nothing: a device on virtual
+    /// time would not keep time with them.
+    private func openSound(on board: CommandBoard, clock: any MonotonicClock, soundsIn folder: URL) throws -> EngineAudio? {
+        let simulatedAudio = board.board.audioDevice.map(board.hardware.isSimulated) ?? true
+        if board.simulatedClock == nil {
+            return simulatedAudio ? nil : try board.opened.openSoundOutput(soundsIn: folder, clock: clock)
+        }
+        if let output = try board.opened.openSoundOutput(soundsIn: folder, clock: clock) { return output }
+        return try board.opened.openSoundOutput(device: Board.simName, format: Self.simulatedSoundFormat, soundsIn: folder, clock: clock)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HapticRuntime
 
 /// `hapticboard registers`: a named dump of every register of the board's chips.
 struct RegistersCommand: ParsableCommand {
@@ -15,11 +16,11 @@ struct RegistersCommand: ParsableCommand {
 
     func run() throws {
         options.bootstrapLogging()
-        let board = try BoardChips.open(board: options.resolvedBoard)
-        // Disarmed only at an orderly end, after the chips were stopped; a death ends it otherwise.
-        defer { board.disarmCrashGuardian() }
+        let board = try CommandBoard.open(options.resolvedBoard)
+        // Closed only at an orderly end, after the chips were stopped; a death leaves the guardian to it.
+        defer { board.close() }
         var reports: [RegisterReport] = []
-        for chip in board.chips { reports.append(try RegisterReport.read(chip)) }
-        try options.print(board: board.boardName, reports, text: \.text)
+        for chip in board.opened.actuators.compactMap(\.drv2605) { reports.append(try RegisterReport.read(chip)) }
+        try options.print(board: board.name, reports, text: \.text)
     }
 }

@@ -50,20 +50,18 @@ struct RenderCommand: ParsableCommand {
         var reader = CommandContent()
         let content = try reader.load(file).content
         if !options.json { content.warnings.forEach { printError($0.description) } }
-        let board = try BoardChips.open(board: options.resolvedBoard, simulatingEveryBus: true)
-        let target = try board.actuator(named: actuator)
-        guard let simulation = target.simulation, let chip = target.chip else { throw CommandLineError.renderNeedsChip(actuator: target.name, board: board.boardName) }
-        let program = target.compile(content.pattern, capabilities: try target.compilationCapabilities())
-        let playback = try SimulatedPlayback(content.pattern, duration: program.duration, on: target, chip: chip, simulation: simulation)
-        let span = max(program.duration, content.pattern.duration) + SimulatedPlayback.ringDown.secondsValue
-        let picture = TimelinePicture(title: "\((file as NSString).lastPathComponent) on \(board.boardName)/\(target.name)", pattern: content.pattern, clip: content.clip, playback: playback, span: span)
+        let board = try CommandBoard.open(options.resolvedBoard, simulatingEveryDevice: true)
+        let target = try board.actuators(named: actuator)[0]
+        let playback = try SimulatedPlayback(content.pattern, on: target, of: board)
+        let span = max(playback.duration, content.pattern.duration) + SimulatedPlayback.ringDown.secondsValue
+        let picture = TimelinePicture(title: "\((file as NSString).lastPathComponent) on \(board.name)/\(target.name)", pattern: content.pattern, clip: content.clip, playback: playback, span: span)
         do {
             try picture.svg.write(toFile: svg, atomically: true, encoding: .utf8)
         } catch {
             throw CommandLineError.cannotWrite(path: svg, reason: error.localizedDescription)
         }
         if let png { try PNGConverter.convert(svg: svg, to: png) }
-        let document = Document(file: file, svg: svg, png: png, events: content.pattern.events.count, duration: program.duration)
+        let document = Document(file: file, svg: svg, png: png, events: content.pattern.events.count, duration: playback.duration)
         if options.json {
             try printJSON(document)
         } else {

@@ -1,5 +1,6 @@
 import ActuatorHAL
 import ArgumentParser
+import HapticRuntime
 
 /// `hapticboard status`: power state, faults and stored calibration of each actuator.
 struct StatusCommand: ParsableCommand {
@@ -41,24 +42,24 @@ struct StatusCommand: ParsableCommand {
         options.bootstrapLogging()
         let store = state.store
         let contents = try store.load()
-        let board = try BoardChips.open(board: options.resolvedBoard)
-        // Disarmed only at an orderly end, after the chips were stopped; a death ends it otherwise.
-        defer { board.disarmCrashGuardian() }
+        let board = try CommandBoard.open(options.resolvedBoard, calibrations: contents)
+        // Closed only at an orderly end, after the chips were stopped; a death leaves the guardian to it.
+        defer { board.close() }
         var reports: [ActuatorReport] = []
-        for target in try board.actuators(named: actuator, calibrations: contents) {
+        for target in try board.actuators(named: actuator) {
             let wake = try target.actuator.wake()
             let status = try target.actuator.status()
             reports.append(ActuatorReport(
                 name: target.name,
-                variant: target.chip?.driver.variant?.rawValue ?? target.pcm.map { _ in ActuatorDescription.pcmCompatible },
+                variant: target.drv2605?.driver.variant?.rawValue ?? target.pcm.map { _ in "pcm-actuator" },
                 powerState: status.powerState.rawValue,
                 playing: status.isPlaying,
                 faults: status.faults.map(\.rawValue).sorted(),
                 wake: TransitionRecord(wake),
-                calibration: contents.entry(board: board.boardName, actuator: target.name).map(CalibrationReport.init)
+                calibration: contents.entry(board: board.name, actuator: target.name).map(CalibrationReport.init)
             ))
             try target.actuator.sleep()
         }
-        try options.print(board: board.boardName, reports, text: \.text)
+        try options.print(board: board.name, reports, text: \.text)
     }
 }

@@ -1,4 +1,5 @@
 import ActuatorHAL
+import HapticRuntime
 import HardwareMocks
 
 /// What a simulated PCM actuator's device received during `play`: how tests (and a user without
@@ -19,18 +20,17 @@ struct PCMDriveState: Encodable {
     /// Drive writes that found the device buffer full and waited on the timing thread (should be 0).
     var writesThatWaited: Int
 
-    /// The state of `actuator`'s simulated device; nil for a real device.
-    init?(_ actuator: OpenedPCMActuator) {
-        guard let device = actuator.simulation else { return nil }
-        let configuration = actuator.actuator.configuration
+    /// The state of PCM actuator `actuator`'s simulated device, opened once per wake as `devices`.
+    init?(_ actuator: BoardActuator, devices: [PCMCaptureSink]) {
+        guard let configuration = actuator.pcm?.configuration else { return nil }
         name = actuator.name
         let index = configuration.channelMap.channels.first ?? 0
         channel = index + 1
-        let signal = device.channel(index)
+        let signal = devices.flatMap { $0.channel(index) }
         frames = signal.count
         peak = SignalMeasurement.peak(of: signal, in: 0..<signal.count)
         driveFrequencyHz = SignalMeasurement.zeroCrossingFrequency(of: signal, sampleRate: configuration.format.sampleRate)
-        writesThatWaited = device.writesThatWaited
+        writesThatWaited = devices.reduce(0) { $0 + $1.writesThatWaited }
     }
 
     var text: String {

@@ -12,6 +12,14 @@ struct PlayContent {
         /// The file the content came from; for notation text or an effect, a name in the current
         /// directory. Waveform paths resolve in its folder.
         var file: URL
+
+        /// Where its sounds resolve: its file's folder.
+        var soundFolder: URL { file.absoluteURL.deletingLastPathComponent() }
+
+        /// The item as a playback session plays it.
+        var playbackItem: PlaybackSession.Item {
+            PlaybackSession.Item(name: name, content: content, soundFolder: soundFolder)
+        }
     }
 
     /// The DRV2605 ROM's effect ids.

@@ -1,11 +1,10 @@
 import ActuatorHAL
+import HapticRuntime
 import HardwareMocks
 
-/// What `play` prints when it ends, normally or on a signal.
+/// What `play` prints when it ends, normally or on a signal: the session's report, and on a
+/// simulated board what the simulated chips and devices were left with.
 struct PlaySummary: Encodable {
-    /// Later than this counts as late.
-    static let lateTolerance = Duration.milliseconds(1)
-
     /// The simulated chip's registers after playback: how tests see that it ended in standby, silent.
     struct ChipState: Encodable {
         /// The actuator the chip drives.
@@ -29,32 +28,7 @@ struct PlaySummary: Encodable {
     }
 
     var board: String
-    /// The actuators played on (every one of the board's unless `--actuator` named one).
-    var actuators: [String]
-    var content: [String]
-    /// Events in one pass over the content.
-    var events: Int
-    /// Passes over the content started (a single looping pattern loops inside one pass).
-    var passes: Int
-    /// Scheduled actions the engine ran: commands, mode switches, power and timer actions, and the
-    /// sound stream's periodic top-ups while sounds play.
-    var commands: Int
-    /// Status reads the engine made while playing (fault polls, ROM effects polled to their end),
-    /// not counted in `commands`.
-    var statusReads: Int
-    /// Actions dispatched more than `lateTolerance` after their dispatch instant (from the
-    /// scheduler's lateness histogram, to its 1/64 resolution).
-    var late: Int
-    /// Transients dropped for lateness plus stream values skipped because a newer one was due.
-    var dropped: Int
-    var maximumLatenessMicroseconds: Double
-    var p99LatenessMicroseconds: Double
-    /// Seconds on the player's clock from the first command to the end.
-    var elapsedSeconds: Double
-    /// Power transitions by kind, each with its slowest time against its budget.
-    var transitions: [TransitionTally]
-    /// `stored` when a stored calibration was restored at wake, else `none`.
-    var calibration: String
+    var report: PlaybackReport
     /// `SIGINT` or `SIGTERM` when playback was stopped by one.
     var stoppedBy: String?
     /// On the sim board: each simulated chip after playback.
@@ -65,33 +39,30 @@ struct PlaySummary: Encodable {
     var onsetSpreadMicroseconds: Double?
     /// On a simulated PCM actuator: what its device played.
     var pcm: [PCMDriveState]
-    /// The sound played beside the haptics; nil with `--no-audio` or without a sound output.
-    var audio: AudioSummary?
 
-    /// The summary of a finished (or stopped) playback: counters and lateness from the engine's
-    /// scheduler (live-view snapshots left out), its power transitions, and on the sim board the chip.
-    init(board: String, targets: [BoardActuator], content: PlayContent, playback: EnginePlayback, passes: Int, elapsed: Duration, stoppedBy signal: Int32?, audio: AudioSummary? = nil) {
-        let metrics = playback.scheduler.metrics
-        self.board = board
-        actuators = targets.map(\.name)
-        self.content = content.items.map(\.name)
-        events = content.eventCount
-        self.passes = passes
-        commands = metrics.dispatched - playback.auxiliaryActionCount - playback.engine.monitoringActionCount
-        statusReads = playback.engine.monitoringActionCount
-        late = metrics.lateness.estimatedCount(above: Self.lateTolerance)
-        dropped = metrics.droppedLate + metrics.resynced
-        maximumLatenessMicroseconds = Self.microseconds(metrics.lateness.maximum)
-        p99LatenessMicroseconds = Self.microseconds(metrics.lateness.percentile(99))
-        elapsedSeconds = elapsed.secondsValue
-        transitions = TransitionTally.tallies(playback.engine.powerTransitions.map(\.report))
-        let stored = targets.filter(\.hasCalibration).count
-        calibration = stored == 0 ? "none" : stored == targets.count ? "stored" : "stored for \(stored) of \(targets.count)"
+    init(board: CommandBoard, targets: [BoardActuator], report: PlaybackReport, stoppedBy signal: Int32?) {
+        self.board = board.name
+        self.report = report
         stoppedBy = signal.map(StopRequest.name(of:))
-        chips = targets.compactMap { target in target.simulation.map { ChipState(name: target.name, $0.chip) } }
-        onsetSpreadMicroseconds = Self.onsetSpread(targets.compactMap { $0.simulation?.chip.drive }).map(Self.microseconds)
-        pcm = targets.compactMap { $0.pcm.flatMap(PCMDriveState.init) }
-        self.audio = audio
+        let simulated = targets.compactMap { target in board.simulatedChip(of: target).map { (target.name, $0) } }
+        chips = simulated.map { ChipState(name: $0.0, $0.1.chip) }
+        onsetSpreadMicroseconds = Self.onsetSpread(simulated.map(\.1.chip.drive)).map(TransitionRecord.microseconds)
+        pcm = targets.compactMap { target in board.simulatedPCM(of: target).flatMap { PCMDriveState(target, devices: $0) } }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case board, stoppedBy, chips, onsetSpreadMicroseconds, pcm
+    }
+
+    /// The report's keys beside the board's, in one object.
+    func encode(to encoder: any Encoder) throws {
+        try report.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(board, forKey: .board)
+        try container.encodeIfPresent(stoppedBy, forKey: .stoppedBy)
+        try container.encode(chips, forKey: .chips)
+        try container.encodeIfPresent(onsetSpreadMicroseconds, forKey: .onsetSpreadMicroseconds)
+        try container.encode(pcm, forKey: .pcm)
     }
 
     /// The largest spread between the chips' k-th onsets, when every chip has as many.
@@ -109,22 +80,27 @@ struct PlaySummary: Encodable {
         }.max()
     }
 
-    /// Rounded to a tenth of a microsecond.
-    static func microseconds(_ duration: Duration) -> Double {
-        (Double(duration.nanoseconds) / 100).rounded() / 10
-    }
-
     var text: String {
+        let report = report
         var lines = [
-            "played \(content.joined(separator: ", ")) on \(board)/\(actuators.joined(separator: "+")): \(events) event(s) × \(passes) pass(es), \(commands) commands in \(ContentSummary.number(elapsedSeconds)) s",
-            "late \(late), dropped \(dropped); lateness p99 \(ContentSummary.number(p99LatenessMicroseconds)) µs, worst \(ContentSummary.number(maximumLatenessMicroseconds)) µs; calibration \(calibration)",
+            "played \(report.content.joined(separator: ", ")) on \(board)/\(report.actuators.joined(separator: "+")): \(report.events) event(s) × \(report.passes) pass(es), \(report.commands) commands in \(ContentSummary.number(report.elapsedSeconds)) s",
+            "late \(report.late), dropped \(report.dropped); lateness p99 \(ContentSummary.number(report.p99LatenessMicroseconds)) µs, worst \(ContentSummary.number(report.maximumLatenessMicroseconds)) µs; calibration \(report.calibration)",
         ]
-        lines += transitions.map { "  \($0.text)" }
+        lines += report.transitions.map { "  \($0.text)" }
         if let stoppedBy { lines.append("stopped by \(stoppedBy); actuator stopped and in standby") }
         lines += pcm.map(\.text)
-        if let audio { lines.append(audio.text) }
+        if let audio = report.audio { lines.append(audio.text) }
         for chip in chips { lines.append("chip \(chip.name): MODE \(chip.mode), RTP_INPUT \(chip.realtimeInput)\(chip.standby ? ", standby" : "")") }
         if let onsetSpreadMicroseconds { lines.append("onsets on the chips differ by at most \(ContentSummary.number(onsetSpreadMicroseconds)) µs") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension SoundReport {
+    var text: String {
+        let placement = onsets.isEmpty ? "no sounds" : "\(onsets.count) sound(s), onset vs haptic deadline within \(ContentSummary.number(maximumOffsetMicroseconds)) µs"
+        var lines = ["audio on \(device)\(simulated ? " (simulated)" : ""): \(placement), underruns \(underruns)"]
+        lines += problems.map { "  \($0)" }
         return lines.joined(separator: "\n")
     }
 }

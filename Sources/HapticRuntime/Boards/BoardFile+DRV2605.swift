@@ -102,6 +102,37 @@ extension BoardFile {
     }
 }
 
+extension BoardFile {
+    /// Where chip `index` sits (checked by `BoardRules` first): its bus, the switch channel in
+    /// front of it, address and EN line, and the part the board names.
+    func chipPlacement(ofActuatorAt index: Int) throws(BoardFileError) -> ChipPlacement {
+        let actuator = description.actuators[index]
+        let path = BoardKeyPath([.key("actuators"), .index(index)])
+        let mux = description.muxes.firstIndex { $0.name == actuator.mux }
+        guard let bus = description.buses.first(where: { $0.name == (actuator.bus ?? mux.map { description.muxes[$0].bus }) }) else {
+            throw problem(at: path, "the chip's bus is not defined")
+        }
+        guard let address = I2CAddress(actuator.reg) else {
+            throw problem(at: path.appending("reg"), "\(actuator.reg) is not a 7-bit I2C address")
+        }
+        var placedMux: ChipPlacement.Mux?
+        if let mux {
+            let entry = description.muxes[mux]
+            guard let muxAddress = I2CAddress(entry.reg) else {
+                throw problem(at: BoardKeyPath([.key("muxes"), .index(mux), .key("reg")]), "\(entry.reg) is not a 7-bit I2C address")
+            }
+            guard let channel = actuator.muxChannel else { throw problem(at: path, "a chip behind a mux needs 'mux-channel' (0...7)") }
+            placedMux = ChipPlacement.Mux(name: entry.name, address: muxAddress, channel: channel)
+        }
+        return ChipPlacement(
+            actuator: actuator.name,
+            bus: ChipPlacement.Bus(name: bus.name, device: bus.device, speedHz: bus.clockFrequency),
+            mux: placedMux, address: address, enableLine: actuator.enableGPIOs,
+            variant: DRV2605Variant(compatible: actuator.compatible)
+        )
+    }
+}
+
 extension DRV2605Variant {
     /// The variant a devicetree `compatible` string names (`ti,drv2604l`); a DRV2605L otherwise.
     init(compatible: String) {

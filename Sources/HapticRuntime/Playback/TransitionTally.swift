@@ -2,17 +2,17 @@ import ActuatorHAL
 
 /// Power transitions of one kind during a run (same transition, same states): how many, the
 /// slowest against the budget, and how many overran it. Keeps a long `--loop` summary short.
-struct TransitionTally: Encodable, Equatable {
-    var transition: String
-    var from: String
-    var to: String
-    var count: Int
-    var maximumElapsedMicroseconds: Double
-    var budgetMicroseconds: Double
-    var overruns: Int
+public struct TransitionTally: Sendable, Encodable, Equatable {
+    public var transition: String
+    public var from: String
+    public var to: String
+    public var count: Int
+    public var maximumElapsedMicroseconds: Double
+    public var budgetMicroseconds: Double
+    public var overruns: Int
 
     /// One tally per kind, in the order each kind first happened.
-    static func tallies(_ reports: [PowerTransitionReport]) -> [TransitionTally] {
+    public static func tallies(_ reports: [PowerTransitionReport]) -> [TransitionTally] {
         var tallies: [TransitionTally] = []
         for report in reports {
             let record = TransitionRecord(report)
@@ -30,11 +30,5 @@ struct TransitionTally: Encodable, Equatable {
             }
         }
         return tallies
-    }
-
-    var text: String {
-        let times = count == 1 ? "" : " ×\(count), slowest"
-        let overrun = overruns > 0 ? " (\(overruns) OVERRAN)" : ""
-        return "\(transition) \(from)→\(to)\(times) \(ContentSummary.number(maximumElapsedMicroseconds)) µs of \(ContentSummary.number(budgetMicroseconds)) µs budget\(overrun)"
     }
 }

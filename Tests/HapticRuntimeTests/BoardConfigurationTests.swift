@@ -1,7 +1,7 @@
 import ActuatorHAL
 import Foundation
 import XCTest
-@testable import hapticboard
+@testable import HapticRuntime
 
 final class BoardConfigurationTests: XCTestCase {
     private let simFile = URL(fileURLWithPath: #filePath)
@@ -15,8 +15,7 @@ final class BoardConfigurationTests: XCTestCase {
     }
 
     func testTheSimActuatorIsA175HzTwoVoltLRA() throws {
-        let board = try BoardChips.open(board: "sim")
-        let configuration = board.chips[0].configuration
+        guard case .drv2605(_, let configuration) = Board.sim.actuators[0].drive else { return XCTFail("the sim actuator is a chip") }
         XCTAssertEqual(configuration.ratings, DRV2605Ratings(kind: .lra, loop: .closed, ratedVoltage: 2.0, overdriveVoltage: 2.8, resonantFrequency: 175))
         XCTAssertEqual(configuration.library, .lra)
         XCTAssertEqual(configuration.brakeFactor, 3)

@@ -1,9 +1,7 @@
-import HapticRuntime
-
 extension LatenessHistogram {
     /// About how many samples are above `threshold`, to the histogram's 1/64 resolution: the
     /// share above the lowest percentile that exceeds it, found by bisection.
-    func estimatedCount(above threshold: Duration) -> Int {
+    public func estimatedCount(above threshold: Duration) -> Int {
         guard count > 0, maximum > threshold else { return 0 }
         var low = 0.0
         var high = 100.0

@@ -1,5 +1,3 @@
-import ActuatorHAL
-
 /// Which GPIO line a board means: a line name found on any chip (`GPIO17`), or a chip and an offset
 /// on it (`gpiochip4:17`, `/dev/gpiochip0:5`).
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import hapticboard
+@testable import HapticRuntime
 
 final class BoardFileTests: XCTestCase {
     private let validBoard = """
@@ -28,10 +28,13 @@ final class BoardFileTests: XCTestCase {
         return BoardRules(file: file).problems().map(\.description)
     }
 
+    /// The first problem of `text`, as `boards check` prints it.
     private func loadError(_ text: String) -> String? {
         do {
-            _ = try BoardFile.parse(text, path: "test.yml")
+            _ = try Board(yaml: text, source: "test.yml")
             return nil
+        } catch .invalid(let problems) {
+            return problems.first?.description
         } catch {
             return error.description
         }
@@ -121,5 +124,36 @@ final class BoardFileTests: XCTestCase {
             "test.yml:10:5: muxes[0].reg: a TCA9548A answers at 0x70...0x77, not 0x78",
             "test.yml:15:5: actuators[0].mux-channel: a TCA9548A has channels 0...7, not 8",
         ])
+    }
+
+    func testEveryProblemOfAFileIsReportedInOneRun() throws {
+        // No buses, a misspelt key, an impossible address and a value of the wrong type.
+        let text = """
+            board: test
+            actuators:
+              - name: main
+                compatible: ti,drv2605l
+                bus: i2c1
+                reg: 0x5b
+                actuator-mode: LRA
+                vib-rate-mv: 2000
+                vib-overdrive-mv: lots
+                resonant-frequency-hz: 175
+
+            """
+        XCTAssertEqual(try problems(in: text), [
+            "test.yml:1:1: (top level): missing required key 'buses'",
+            "test.yml:6:5: actuators[0].reg: a DRV260x answers only at 0x5A, not 0x5B; put several behind a TCA9548A",
+            "test.yml:8:5: actuators[0].vib-rate-mv: unknown key 'vib-rate-mv'; did you mean 'vib-rated-mv'?",
+            "test.yml:9:5: actuators[0].vib-overdrive-mv: expected an integer",
+        ])
+    }
+
+    func testABoardThatDoesNotCheckIsNotOpened() {
+        let text = validBoard.replacingOccurrences(of: "reg: 0x5a", with: "reg: 0x5b").replacingOccurrences(of: "vib-rated-mv", with: "vib-rate-mv")
+        XCTAssertThrowsError(try Board(yaml: text, source: "test.yml")) { error in
+            guard case BoardError.invalid(let problems) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(problems.count, 2, problems.map(\.description).joined(separator: "\n"))
+        }
     }
 }

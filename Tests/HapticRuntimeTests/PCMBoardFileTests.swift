@@ -1,8 +1,9 @@
 import ActuatorHAL
 import Foundation
+import ActuatorHALLinux
 import HardwareMocks
 import XCTest
-@testable import hapticboard
+@testable import HapticRuntime
 
 final class PCMBoardFileTests: XCTestCase {
     private let board = """
@@ -56,9 +57,7 @@ final class PCMBoardFileTests: XCTestCase {
         let lra = board.replacingOccurrences(of: "actuator-mode: voice-coil\n    resonant-frequency-hz: 160", with: "actuator-mode: LRA")
         XCTAssertEqual(try problems(in: lra), ["pcm.yml:4:5: actuators[0]: an LRA needs resonant-frequency-hz: it is driven by a sine at that frequency"])
         let noChannels = board.replacingOccurrences(of: "    channels: 4\n", with: "")
-        XCTAssertThrowsError(try BoardFile.parse(noChannels, path: "pcm.yml")) { error in
-            XCTAssertTrue("\(error)".contains("actuators[0]: missing required key 'channels'"), "\(error)")
-        }
+        XCTAssertEqual(try problems(in: noChannels).first, "pcm.yml:4:5: actuators[0]: missing required key 'channels'")
     }
 
     func testTheSoundOutputTakesNoChannelMapOrAmplitudeCap() throws {
@@ -72,19 +71,19 @@ final class PCMBoardFileTests: XCTestCase {
     func testOutputsOpenTheirALSADevicesWhenUsed() throws {
         let missing = board.replacingOccurrences(of: "hw:CARD=Controller,DEV=0", with: "hw:CARD=HapticboardNoSuchCard,DEV=0")
             .replacingOccurrences(of: "device: controller_sound", with: "device: hw:CARD=HapticboardNoSoundCard,DEV=0")
-        let file = try BoardFile.parse(missing, path: "pcm.yml")
-        let clock = VirtualClock()
-        let actuator = try file.pcmActuator(at: 0, clock: clock)
+        let opened = try Board(yaml: missing, source: "pcm.yml").open(on: LinuxBoardHardware())
+        defer { opened.close() }
+        let actuator = try XCTUnwrap(opened.actuator(named: "grips")?.actuator)
         XCTAssertEqual(actuator.powerState, .off, "nothing is opened until the actuator wakes")
         XCTAssertThrowsError(try actuator.wake()) { error in
             guard case .open(let device, _)? = error as? PCMError else { return XCTFail("\(error)") }
             XCTAssertEqual(device, "hw:CARD=HapticboardNoSuchCard,DEV=0")
         }
-        XCTAssertThrowsError(try file.engineAudio(contentFile: URL(fileURLWithPath: "pattern.ahap"), clock: clock)) { error in
+        XCTAssertThrowsError(try opened.openSoundOutput(soundsIn: URL(fileURLWithPath: "."))) { error in
             guard case .open(let device, _)? = error as? PCMError else { return XCTFail("\(error)") }
             XCTAssertEqual(device, "hw:CARD=HapticboardNoSoundCard,DEV=0")
         }
-        let silent = try BoardFile.parse(board.components(separatedBy: "audio:")[0], path: "pcm.yml")
-        XCTAssertNil(try silent.engineAudio(contentFile: URL(fileURLWithPath: "pattern.ahap"), clock: clock))
+        let silent = try Board(yaml: board.components(separatedBy: "audio:")[0], source: "pcm.yml").open(on: SimulatedBoardHardware())
+        XCTAssertNil(try silent.openSoundOutput(soundsIn: URL(fileURLWithPath: ".")))
     }
 }

@@ -1,5 +1,4 @@
 import ActuatorHAL
-import ActuatorHALLinux
 import Foundation
 
 /// What a well-formed board file must satisfy beyond its shape: names that resolve, values in the
@@ -28,7 +27,8 @@ struct BoardRules {
     let file: BoardFile
     private var board: BoardDescription { file.description }
 
-    /// Every problem in the file, in file order.
+    /// Every problem in the file, in file order: what decoding met, then every rule broken by a
+    /// value that was read (a rule about a value decoding could not read would only repeat it).
     func problems() -> [BoardFileError] {
         var found: [BoardFileError] = []
         found += nameProblems()
@@ -41,7 +41,10 @@ struct BoardRules {
         found += pcmDeviceConflicts()
         found += audioProblems()
         found += powerProblems()
-        return found.sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
+        found.removeAll { problem in
+            problem.keyPath.map { path in file.unreadKeyPaths.contains { path.isWithin($0) } } ?? false
+        }
+        return (file.decodingProblems + found).sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
     }
 
     private func nameProblems() -> [BoardFileError] {
@@ -49,7 +52,7 @@ struct BoardRules {
         if board.board.trimmingCharacters(in: .whitespaces).isEmpty {
             found.append(file.problem(at: BoardKeyPath([.key("board")]), "the board needs a name"))
         }
-        if board.actuators.isEmpty {
+        if board.actuators.isEmpty, !fellBack("actuators", board.actuators) {
             found.append(file.problem(at: BoardKeyPath([.key("actuators")]), "a board needs at least one actuator"))
         }
         var seen: [String: BoardKeyPath] = [:]
@@ -89,7 +92,7 @@ struct BoardRules {
             if mux.compatible != Self.muxCompatible {
                 found.append(file.problem(at: path.appending("compatible"), "unsupported multiplexer '\(mux.compatible)'; supported: \(Self.muxCompatible)"))
             }
-            if !busNames.contains(mux.bus) {
+            if !busNames.contains(mux.bus), !fellBack("buses", board.buses) {
                 found.append(file.problem(at: path.appending("bus"), Self.unknownReference("bus", mux.bus, known: busNames)))
             }
             if !Self.muxAddresses.contains(mux.reg) {
@@ -192,7 +195,7 @@ struct BoardRules {
         case (.some(let bus), nil):
             var found: [BoardFileError] = []
             let names = Set(board.buses.map(\.name))
-            if !names.contains(bus) {
+            if !names.contains(bus), !fellBack("buses", board.buses) {
                 found.append(file.problem(at: path.appending("bus"), Self.unknownReference("bus", bus, known: names)))
             }
             if actuator.muxChannel != nil {
@@ -202,7 +205,7 @@ struct BoardRules {
         case (nil, .some(let mux)):
             var found: [BoardFileError] = []
             let names = Set(board.muxes.map(\.name))
-            if !names.contains(mux) {
+            if !names.contains(mux), !fellBack("muxes", board.muxes) {
                 found.append(file.problem(at: path.appending("mux"), Self.unknownReference("mux", mux, known: names)))
             }
             switch actuator.muxChannel {
@@ -246,6 +249,13 @@ struct BoardRules {
             found.append(file.problem(at: path.appending("off-timeout-ms"), "the chip goes to standby before it is switched off, so off-timeout-ms (\(off)) must be at least standby-timeout-ms (\(standby))"))
         }
         return found
+    }
+
+    /// Whether the list at top-level `key` is empty because decoding could not read it (missing,
+    /// or an entry of the wrong shape): names it would define are then unknown, not wrong.
+    private func fellBack<Entry>(_ key: String, _ list: [Entry]) -> Bool {
+        let path = BoardKeyPath([.key(key)])
+        return list.isEmpty && file.unreadKeyPaths.contains { $0.isWithin(path) }
     }
 
     private static func unknownReference(_ kind: String, _ name: String, known: Set<String>) -> String {

@@ -2,15 +2,16 @@ import Yams
 
 /// A path to a value in a board file, such as `actuators[1].vib-rated-mv`, that can find the
 /// value's line and column in the parsed YAML.
-struct BoardKeyPath: Sendable, Hashable, CustomStringConvertible {
-    enum Component: Sendable, Hashable {
+public struct BoardKeyPath: Sendable, Hashable, CustomStringConvertible {
+    /// A mapping key or a list index.
+    public enum Component: Sendable, Hashable {
         case key(String)
         case index(Int)
     }
 
-    var components: [Component]
+    public var components: [Component]
 
-    init(_ components: [Component] = []) {
+    public init(_ components: [Component] = []) {
         self.components = components
     }
 
@@ -22,10 +23,28 @@ struct BoardKeyPath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    func appending(_ key: String) -> BoardKeyPath { BoardKeyPath(components + [.key(key)]) }
-    func appending(_ index: Int) -> BoardKeyPath { BoardKeyPath(components + [.index(index)]) }
+    /// The value a decoding problem is about: for a missing key the key itself (the error's
+    /// coding path ends at the mapping that lacks it).
+    init(problemOf error: DecodingError) {
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(codingPath: context.codingPath + [key])
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            self.init(codingPath: context.codingPath)
+        @unknown default:
+            self.init()
+        }
+    }
 
-    var description: String {
+    /// Whether this path is `other` or lies inside it.
+    func isWithin(_ other: BoardKeyPath) -> Bool {
+        components.starts(with: other.components)
+    }
+
+    public func appending(_ key: String) -> BoardKeyPath { BoardKeyPath(components + [.key(key)]) }
+    public func appending(_ index: Int) -> BoardKeyPath { BoardKeyPath(components + [.index(index)]) }
+
+    public var description: String {
         var text = ""
         for component in components {
             switch component {

@@ -18,15 +18,16 @@ struct BoardDescription: Decodable, Sendable, Hashable {
     }
 
     init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
+        decoder.reportUnknownKeys(CodingKeys.self)
+        let problems = decoder.boardProblems
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        board = try container.decode(String.self, forKey: .board)
-        description = try container.decodeIfPresent(String.self, forKey: .description)
-        buses = try container.decode([BusDescription].self, forKey: .buses)
-        muxes = try container.decodeIfPresent([MuxDescription].self, forKey: .muxes) ?? []
-        actuators = try container.decode([ActuatorDescription].self, forKey: .actuators)
-        power = try container.decodeIfPresent(PowerDescription.self, forKey: .power)
-        audio = try container.decodeIfPresent(AudioDeviceDescription.self, forKey: .audio)
+        board = container.required(String.self, .board, or: "", problems: problems)
+        description = container.optional(String.self, .description, problems: problems)
+        buses = container.required([BusDescription].self, .buses, or: [], problems: problems)
+        muxes = container.optional([MuxDescription].self, .muxes, problems: problems) ?? []
+        actuators = container.required([ActuatorDescription].self, .actuators, or: [], problems: problems)
+        power = container.optional(PowerDescription.self, .power, problems: problems)
+        audio = container.optional(AudioDeviceDescription.self, .audio, problems: problems)
     }
 }
 
@@ -44,11 +45,12 @@ struct BusDescription: Decodable, Sendable, Hashable {
     }
 
     init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
+        decoder.reportUnknownKeys(CodingKeys.self)
+        let problems = decoder.boardProblems
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = try container.decode(String.self, forKey: .name)
-        device = try container.decode(String.self, forKey: .device)
-        clockFrequency = try container.decodeIfPresent(Int.self, forKey: .clockFrequency) ?? 100_000
+        name = container.required(String.self, .name, or: "", problems: problems)
+        device = container.required(String.self, .device, or: "", problems: problems)
+        clockFrequency = container.optional(Int.self, .clockFrequency, problems: problems) ?? 100_000
     }
 }
 
@@ -67,12 +69,13 @@ struct MuxDescription: Decodable, Sendable, Hashable {
     }
 
     init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
+        decoder.reportUnknownKeys(CodingKeys.self)
+        let problems = decoder.boardProblems
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = try container.decode(String.self, forKey: .name)
-        compatible = try container.decode(String.self, forKey: .compatible)
-        bus = try container.decode(String.self, forKey: .bus)
-        reg = try container.decode(Int.self, forKey: .reg)
+        name = container.required(String.self, .name, or: "", problems: problems)
+        compatible = container.required(String.self, .compatible, or: "", problems: problems)
+        bus = container.required(String.self, .bus, or: "", problems: problems)
+        reg = container.required(Int.self, .reg, or: 0, problems: problems)
     }
 }
 
@@ -144,29 +147,30 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
 
     init(from decoder: any Decoder) throws {
         // A pcm-actuator's entry also holds its output's keys.
-        try decoder.rejectUnknownKeys(CodingKeys.self, PCMOutputDescription.CodingKeys.self)
+        decoder.reportUnknownKeys(CodingKeys.self, PCMOutputDescription.CodingKeys.self)
+        let problems = decoder.boardProblems
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = try container.decode(String.self, forKey: .name)
-        compatible = try container.decode(String.self, forKey: .compatible)
+        name = container.required(String.self, .name, or: "", problems: problems)
+        compatible = container.required(String.self, .compatible, or: "", problems: problems)
         let isPCM = compatible == Self.pcmCompatible
         pcm = isPCM ? try PCMOutputDescription(from: decoder) : nil
-        bus = try container.decodeIfPresent(String.self, forKey: .bus)
-        mux = try container.decodeIfPresent(String.self, forKey: .mux)
-        muxChannel = try container.decodeIfPresent(Int.self, forKey: .muxChannel)
-        reg = try container.decodeIfPresent(Int.self, forKey: .reg) ?? 0x5A
-        enableGPIOs = try container.decodeIfPresent(String.self, forKey: .enableGPIOs)
-        actuatorMode = try container.decode(String.self, forKey: .actuatorMode)
-        loop = try container.decodeIfPresent(String.self, forKey: .loop)
-        vibRatedMillivolts = isPCM ? try container.decodeIfPresent(Int.self, forKey: .vibRatedMillivolts) : try container.decode(Int.self, forKey: .vibRatedMillivolts)
-        vibOverdriveMillivolts = isPCM ? try container.decodeIfPresent(Int.self, forKey: .vibOverdriveMillivolts) : try container.decode(Int.self, forKey: .vibOverdriveMillivolts)
-        resonantFrequencyHz = try container.decodeIfPresent(Double.self, forKey: .resonantFrequencyHz)
-        librarySel = try container.decodeIfPresent(Int.self, forKey: .librarySel)
-        rtpFormat = try container.decodeIfPresent(String.self, forKey: .rtpFormat)
-        rtpInput = try container.decodeIfPresent(String.self, forKey: .rtpInput)
-        feedbackBrakeFactor = try container.decodeIfPresent(Int.self, forKey: .feedbackBrakeFactor)
-        loopGain = try container.decodeIfPresent(Int.self, forKey: .loopGain)
-        maxContinuousDriveMs = try container.decodeIfPresent(Int.self, forKey: .maxContinuousDriveMs)
-        statusPollMs = try container.decodeIfPresent(Int.self, forKey: .statusPollMs)
+        bus = container.optional(String.self, .bus, problems: problems)
+        mux = container.optional(String.self, .mux, problems: problems)
+        muxChannel = container.optional(Int.self, .muxChannel, problems: problems)
+        reg = container.optional(Int.self, .reg, problems: problems) ?? 0x5A
+        enableGPIOs = container.optional(String.self, .enableGPIOs, problems: problems)
+        actuatorMode = container.required(String.self, .actuatorMode, or: "", problems: problems)
+        loop = container.optional(String.self, .loop, problems: problems)
+        vibRatedMillivolts = isPCM ? container.optional(Int.self, .vibRatedMillivolts, problems: problems) : container.required(Int.self, .vibRatedMillivolts, or: 0, problems: problems)
+        vibOverdriveMillivolts = isPCM ? container.optional(Int.self, .vibOverdriveMillivolts, problems: problems) : container.required(Int.self, .vibOverdriveMillivolts, or: 0, problems: problems)
+        resonantFrequencyHz = container.optional(Double.self, .resonantFrequencyHz, problems: problems)
+        librarySel = container.optional(Int.self, .librarySel, problems: problems)
+        rtpFormat = container.optional(String.self, .rtpFormat, problems: problems)
+        rtpInput = container.optional(String.self, .rtpInput, problems: problems)
+        feedbackBrakeFactor = container.optional(Int.self, .feedbackBrakeFactor, problems: problems)
+        loopGain = container.optional(Int.self, .loopGain, problems: problems)
+        maxContinuousDriveMs = container.optional(Int.self, .maxContinuousDriveMs, problems: problems)
+        statusPollMs = container.optional(Int.self, .statusPollMs, problems: problems)
     }
 }
 
@@ -183,10 +187,11 @@ struct PowerDescription: Decodable, Sendable, Hashable {
     }
 
     init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
+        decoder.reportUnknownKeys(CodingKeys.self)
+        let problems = decoder.boardProblems
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        standbyTimeoutMs = try container.decodeIfPresent(Int.self, forKey: .standbyTimeoutMs)
-        offTimeoutMs = try container.decodeIfPresent(Int.self, forKey: .offTimeoutMs)
+        standbyTimeoutMs = container.optional(Int.self, .standbyTimeoutMs, problems: problems)
+        offTimeoutMs = container.optional(Int.self, .offTimeoutMs, problems: problems)
     }
 }
 
@@ -216,13 +221,14 @@ struct PCMOutputDescription: Decodable, Sendable, Hashable {
 
     /// Reads the keys from an actuator or `audio:` mapping; the caller checks for unknown keys.
     init(from decoder: any Decoder) throws {
+        let problems = decoder.boardProblems
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        device = try container.decode(String.self, forKey: .device)
-        channels = try container.decode(Int.self, forKey: .channels)
-        channelMap = try container.decodeIfPresent([Int].self, forKey: .channelMap)
-        sampleRate = try container.decodeIfPresent(Int.self, forKey: .sampleRate)
-        periodFrames = try container.decodeIfPresent(Int.self, forKey: .periodFrames)
-        maxAmplitude = try container.decodeIfPresent(Double.self, forKey: .maxAmplitude)
+        device = container.required(String.self, .device, or: "", problems: problems)
+        channels = container.required(Int.self, .channels, or: 0, problems: problems)
+        channelMap = container.optional([Int].self, .channelMap, problems: problems)
+        sampleRate = container.optional(Int.self, .sampleRate, problems: problems)
+        periodFrames = container.optional(Int.self, .periodFrames, problems: problems)
+        maxAmplitude = container.optional(Double.self, .maxAmplitude, problems: problems)
     }
 }
 
@@ -231,7 +237,7 @@ struct AudioDeviceDescription: Decodable, Sendable, Hashable {
     var output: PCMOutputDescription
 
     init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(PCMOutputDescription.CodingKeys.self)
+        decoder.reportUnknownKeys(PCMOutputDescription.CodingKeys.self)
         output = try PCMOutputDescription(from: decoder)
     }
 }

@@ -6,6 +6,13 @@ import Yams
 struct BoardFile {
     var path: String
     var description: BoardDescription
+    /// What decoding met — unknown keys, missing keys, values of the wrong type — each located,
+    /// in the order met. Decoding went on past each with a fallback, so `BoardRules` reports them
+    /// together with every other problem of the file.
+    var decodingProblems: [BoardFileError]
+    /// The key paths those problems are about: a rule about a value there (or a name defined
+    /// there) would only repeat them.
+    var unreadKeyPaths: [BoardKeyPath]
     private var root: Node
 
     /// Reads and decodes a board file; every failure names the file, line, column and key.
@@ -35,9 +42,15 @@ struct BoardFile {
             throw BoardFileError(file: path, mark: nil, keyPath: nil, message: "not valid YAML: \(error)")
         }
 
+        let problems = BoardDecodingProblems()
         do {
-            let description = try YAMLDecoder().decode(BoardDescription.self, from: text)
-            return BoardFile(path: path, description: description, root: root)
+            let description = try YAMLDecoder().decode(BoardDescription.self, from: text, userInfo: [BoardDecodingProblems.userInfoKey: problems])
+            return BoardFile(
+                path: path, description: description,
+                decodingProblems: problems.errors.map { BoardFileError(file: path, decodingError: $0, root: root) },
+                unreadKeyPaths: problems.unreadPaths,
+                root: root
+            )
         } catch let error as DecodingError {
             throw BoardFileError(file: path, decodingError: error, root: root)
         } catch {
@@ -66,7 +79,7 @@ extension BoardFileError {
     /// Turns a Codable failure into "file:line:column: key.path: what was expected".
     init(file: String, decodingError: DecodingError, root: Node) {
         let message: String
-        let keyPath: BoardKeyPath
+        var keyPath: BoardKeyPath
         switch decodingError {
         case .keyNotFound(let key, let context):
             keyPath = BoardKeyPath(codingPath: context.codingPath)

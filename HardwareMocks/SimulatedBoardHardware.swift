@@ -1,0 +1,74 @@
+import ActuatorHAL
+import Foundation
+
+/// A board's devices simulated on one virtual clock, for a board file whose buses and devices
+/// are `sim` — or, to see what a real board would do without touching it, for every device: a
+/// chip directly on a bus is a `SimulatedBoard` of its own; the chips behind one switch share one
+/// `SimulatedMuxBoard`; a PCM device is a `PCMCaptureSink` that keeps everything played.
+public final class SimulatedBoardHardware: BoardHardware {
+    /// The board's virtual time.
+    public let virtualClock: VirtualClock
+    /// Each chip's simulated board (its chip model, bus and EN line), by actuator name.
+    public private(set) var chips: [String: SimulatedBoard] = [:]
+    /// Every PCM device opened, by owner (an actuator's name, `audio`), one per open, oldest first.
+    public private(set) var pcmSinks: [String: [PCMCaptureSink]] = [:]
+    private var switches: [String: (board: SimulatedMuxBoard, mux: TCA9548A)] = [:]
+    private let decoder: (any SoundDecoder)?
+
+    /// Hardware on `clock`, decoding sound files with `soundDecoder` (none: a sound file cannot be
+    /// played, and says so).
+    public init(clock: VirtualClock = VirtualClock(), soundDecoder: (any SoundDecoder)? = nil) {
+        virtualClock = clock
+        decoder = soundDecoder
+    }
+
+    public var clock: any MonotonicClock { virtualClock }
+
+    public var soundDecoder: any SoundDecoder { decoder ?? NoSoundDecoder() }
+
+    /// A simulated chip of the part the placement names, at its place.
+    public func drv2605(at placement: ChipPlacement) throws -> DRV2605 {
+        let variant = DRV2605Model.Variant(placement.variant)
+        guard let mux = placement.mux else {
+            let board = SimulatedBoard(variant: variant, speedHz: placement.bus.speedHz, clock: virtualClock)
+            chips[placement.actuator] = board
+            return DRV2605(bus: board.bus, address: SimulatedBoard.chipAddress, enableLine: board.enableLine, clock: virtualClock)
+        }
+        let (muxBoard, tca9548a) = try switchBoard(named: mux.name, speedHz: placement.bus.speedHz)
+        let board = try muxBoard.addChip(on: mux.channel, variant: variant)
+        chips[placement.actuator] = board
+        return DRV2605(bus: try tca9548a.channel(mux.channel), address: SimulatedBoard.chipAddress, enableLine: board.enableLine, clock: virtualClock)
+    }
+
+    /// A capture sink with the four-period buffer a real device is asked for, so a drive block
+    /// too long to fit makes the writer wait here as it would there.
+    public func openPCM(device: String, format: PCMFormat, for owner: String) throws(PCMError) -> any PCMSink {
+        let sink = try PCMCaptureSink(name: "sim \(owner)", format: format, clock: virtualClock)
+        pcmSinks[owner, default: []].append(sink)
+        return sink
+    }
+
+    /// Nothing outlives a simulation.
+    public func protect(_ chips: [(driver: DRV2605, realtimeInput: DRV2605RealtimeInput)]) throws {}
+
+    public func standDown() {}
+
+    private func switchBoard(named name: String, speedHz: Int) throws -> (SimulatedMuxBoard, TCA9548A) {
+        if let made = switches[name] { return made }
+        let board = try SimulatedMuxBoard(speedHz: speedHz, clock: virtualClock)
+        let made = (board: board, mux: try TCA9548A(parent: board.bus, address: SimulatedMuxBoard.muxAddress))
+        switches[name] = made
+        return made
+    }
+}
+
+/// The decoder of hardware given none: every sound file is refused with the reason.
+struct NoSoundDecoder: SoundDecoder {
+    func decode(contentsOf url: URL, sampleRate: Int) throws(SoundFileError) -> DecodedSound {
+        throw .unreadable(path: url.path, reason: "this simulated board was given no sound decoder")
+    }
+
+    func decodeMono(contentsOf url: URL, maximumDuration: Double) throws(SoundFileError) -> MonoSound {
+        throw .unreadable(path: url.path, reason: "this simulated board was given no sound decoder")
+    }
+}

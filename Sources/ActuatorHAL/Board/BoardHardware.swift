@@ -1,0 +1,28 @@
+/// The devices a board is made of, as a board description opens them (`Board.open(on:)` in
+/// HapticRuntime): chips on buses and switches, PCM devices, a sound decoder, one clock, and
+/// whatever protects the chips if the process dies. The Linux back end's `LinuxBoardHardware`
+/// opens i2c-dev buses, libgpiod lines and ALSA devices; HardwareMocks' `SimulatedBoardHardware`
+/// simulated chips and devices on a virtual clock.
+public protocol BoardHardware: AnyObject {
+    /// The clock the hardware runs on; the engine schedules on it.
+    var clock: any MonotonicClock { get }
+
+    /// A driver for the chip at `placement`. Buses and switches open once and are shared by every
+    /// chip on them; the EN line is requested low, so opening a board never makes a motor move.
+    func drv2605(at placement: ChipPlacement) throws -> DRV2605
+
+    /// Opens PCM device `device` for playback in `format` for `owner` (the actuator's name, or
+    /// `audio` for the board's sound output): a PCM actuator's at each wake, the sound output once.
+    func openPCM(device: String, format: PCMFormat, for owner: String) throws(PCMError) -> any PCMSink
+
+    /// Decodes the sound files content names.
+    var soundDecoder: any SoundDecoder { get }
+
+    /// Every chip is open, each with the RTP input it reads: arms what stops them if the process
+    /// dies without stopping them itself (on Linux the crash handler and a guardian process).
+    func protect(_ chips: [(driver: DRV2605, realtimeInput: DRV2605RealtimeInput)]) throws
+
+    /// An orderly end, after every chip was stopped: the protection stands down, so it never
+    /// touches a chip another process opens next.
+    func standDown()
+}

@@ -1,0 +1,116 @@
+/// Any key, to list what a mapping really holds (a keyed container only shows keys it knows).
+private struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}
+
+/// Every problem decoding a board file meets, kept instead of thrown so that one run reports
+/// them all (a missing `buses`, an unknown key and a bad value, not only the first). The
+/// decoder carries it in its `userInfo`; decoding goes on with a fallback after each.
+final class BoardDecodingProblems {
+    private(set) var errors: [DecodingError] = []
+    /// The values decoding could not read — each problem's, and each misspelt key's — where a
+    /// fallback stands in.
+    private(set) var unreadPaths: [BoardKeyPath] = []
+    /// Keys an unknown key was taken for a misspelling of, by mapping (`actuators[0]/vib-rated-mv`):
+    /// the key is not reported missing as well.
+    private var suggested: Set<String> = []
+
+    /// The user-info key the decoder carries it under.
+    static let userInfoKey = CodingUserInfoKey(rawValue: "hapticboard.boardDecodingProblems")!
+
+    func record(_ error: DecodingError) {
+        errors.append(error)
+        unreadPaths.append(BoardKeyPath(problemOf: error))
+    }
+
+    /// A value not read, whose problem another one reports.
+    func recordUnread(_ error: DecodingError) {
+        unreadPaths.append(BoardKeyPath(problemOf: error))
+    }
+
+    func recordSuggestion(_ key: String, at codingPath: [any CodingKey]) {
+        suggested.insert(Self.place(key, codingPath))
+    }
+
+    /// Whether an unknown key in the mapping at `codingPath` was reported as a misspelling of `key`.
+    func wasSuggested(_ key: String, at codingPath: [any CodingKey]) -> Bool {
+        suggested.contains(Self.place(key, codingPath))
+    }
+
+    private static func place(_ key: String, _ codingPath: [any CodingKey]) -> String {
+        "\(BoardKeyPath(codingPath: codingPath))/\(key)"
+    }
+}
+
+extension Decoder {
+    /// Where this decoding records its problems (a private, discarded list when nobody asked).
+    var boardProblems: BoardDecodingProblems {
+        userInfo[BoardDecodingProblems.userInfoKey] as? BoardDecodingProblems ?? BoardDecodingProblems()
+    }
+
+    /// Records a problem for each key the type does not know. Board files drive hardware: a
+    /// misspelt `vib-rated-mv` silently replaced by a default could overdrive a motor, so unknown
+    /// keys are problems here (unlike AHAP, where Apple's rule is to ignore them).
+    func reportUnknownKeys<Keys: CodingKey & CaseIterable>(_ known: Keys.Type) {
+        reportUnknownKeys(knowing: Keys.allCases.map(\.stringValue))
+    }
+
+    /// The same for a mapping read by two types (an actuator entry that is also a PCM output).
+    func reportUnknownKeys<Keys: CodingKey & CaseIterable, MoreKeys: CodingKey & CaseIterable>(_ known: Keys.Type, _ more: MoreKeys.Type) {
+        reportUnknownKeys(knowing: Keys.allCases.map(\.stringValue) + MoreKeys.allCases.map(\.stringValue))
+    }
+
+    private func reportUnknownKeys(knowing names: [String]) {
+        // Not a mapping at all: the caller's container reports that.
+        guard let container = try? self.container(keyedBy: AnyCodingKey.self) else { return }
+        let knownNames = Set(names)
+        let problems = boardProblems
+        for key in container.allKeys where !knownNames.contains(key.stringValue) {
+            let hint: String
+            // A near spelling of a key the mapping lacks is that key misspelt.
+            let missing = knownNames.filter { !container.allKeys.map(\.stringValue).contains($0) }.sorted()
+            if let meant = NameSuggestion.nearest(to: key.stringValue, in: missing) {
+                hint = "did you mean '\(meant)'?"
+                problems.recordSuggestion(meant, at: codingPath)
+            } else {
+                hint = "expected one of: \(knownNames.sorted().joined(separator: ", "))"
+            }
+            problems.record(.dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: "unknown key '\(key.stringValue)'; \(hint)")))
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value at `key`; when it is missing or not a `T`, `fallback`, with the problem recorded.
+    func required<T: Decodable>(_ type: T.Type, _ key: Key, or fallback: T, problems: BoardDecodingProblems) -> T {
+        guard contains(key) else {
+            let missing = DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing"))
+            if problems.wasSuggested(key.stringValue, at: codingPath) {
+                problems.recordUnread(missing)
+            } else {
+                problems.record(missing)
+            }
+            return fallback
+        }
+        return optional(type, key, problems: problems) ?? fallback
+    }
+
+    /// The value at `key` when present; nil, with the problem recorded, when it is not a `T`.
+    func optional<T: Decodable>(_ type: T.Type, _ key: Key, problems: BoardDecodingProblems) -> T? {
+        do {
+            return try decodeIfPresent(type, forKey: key)
+        } catch let error as DecodingError {
+            problems.record(error)
+        } catch {
+            problems.record(.dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: "\(error)")))
+        }
+        return nil
+    }
+}

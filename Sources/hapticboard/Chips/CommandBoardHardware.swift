@@ -1,0 +1,58 @@
+import ActuatorHAL
+import ActuatorHALLinux
+import HapticRuntime
+import HardwareMocks
+
+/// What a command opens a board on: simulated devices for whatever the board file calls `sim`
+/// (for `inspect` and `render`, which only need the board as configured, for every device), the
+/// Linux devices for the rest — opened only when a real device is asked for.
+final class CommandBoardHardware: BoardHardware {
+    /// The simulated devices: their chips, captured PCM streams and virtual clock.
+    let simulated: SimulatedBoardHardware
+    private let simulatesEveryDevice: Bool
+    private let usesRealDevices: Bool
+    private lazy var linux = LinuxBoardHardware()
+    /// The drivers of real chips, which alone need protecting.
+    private var realChips: Set<ObjectIdentifier> = []
+
+    /// Hardware for `board`: every device simulated when `simulatingEveryDevice`.
+    init(for board: Board, simulatingEveryDevice: Bool) {
+        simulated = SimulatedBoardHardware(soundDecoder: SoundFileDecoder())
+        simulatesEveryDevice = simulatingEveryDevice
+        usesRealDevices = !simulatingEveryDevice && !board.isSimulated
+    }
+
+    /// The Linux clock when any device is real — a virtual clock cannot keep time with real
+    /// devices — else the simulation's virtual clock.
+    var clock: any MonotonicClock { usesRealDevices ? linux.clock : simulated.clock }
+
+    var soundDecoder: any SoundDecoder { simulated.soundDecoder }
+
+    func drv2605(at placement: ChipPlacement) throws -> DRV2605 {
+        if isSimulated(placement.bus.device) { return try simulated.drv2605(at: placement) }
+        let driver = try linux.drv2605(at: placement)
+        realChips.insert(ObjectIdentifier(driver))
+        return driver
+    }
+
+    func openPCM(device: String, format: PCMFormat, for owner: String) throws(PCMError) -> any PCMSink {
+        try isSimulated(device) ? simulated.openPCM(device: device, format: format, for: owner) : linux.openPCM(device: device, format: format, for: owner)
+    }
+
+    /// Only real chips need protecting (a crash handler and a guardian process), and only the
+    /// Linux side can.
+    func protect(_ chips: [(driver: DRV2605, realtimeInput: DRV2605RealtimeInput)]) throws {
+        let real = chips.filter { realChips.contains(ObjectIdentifier($0.driver)) }
+        guard !real.isEmpty else { return }
+        try linux.protect(real)
+    }
+
+    func standDown() {
+        if !realChips.isEmpty { linux.standDown() }
+    }
+
+    /// Whether `device` (a bus or PCM device) opens simulated.
+    func isSimulated(_ device: String) -> Bool {
+        simulatesEveryDevice || device == Board.simName
+    }
+}

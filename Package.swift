@@ -75,11 +75,16 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        // The README's library example, built with everything else so it cannot rot.
+        // Examples, built with everything else and run by the tests so they cannot rot.
         .executableTarget(
-            name: "hapticboard-example",
+            name: "play-a-file",
+            dependencies: ["ActuatorHALLinux", "HapticRuntime", "HardwareMocks"],
+            path: "Examples/PlayAFile"
+        ),
+        .executableTarget(
+            name: "kiosk-button",
             dependencies: ["ActuatorHAL", "ActuatorHALLinux", "HapticRuntime", "HardwareMocks"],
-            path: "Examples/swift"
+            path: "Examples/KioskButton"
         ),
         // The kernel lane's chip: runs the DRV2605 model against Linux's i2c-stub register file.
         .executableTarget(

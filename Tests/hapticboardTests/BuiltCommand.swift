@@ -21,11 +21,12 @@ struct BuiltCommand {
 
     let binary: URL
 
-    init() throws {
+    /// The package's executable `name` (the command, or an example), built beside the tests.
+    init(_ name: String = "hapticboard") throws {
         let testBundle = URL(fileURLWithPath: CommandLine.arguments[0])
-        binary = testBundle.deletingLastPathComponent().appendingPathComponent("hapticboard")
+        binary = testBundle.deletingLastPathComponent().appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw XCTSkip("hapticboard is not built next to the tests at \(binary.path)")
+            throw XCTSkip("\(name) is not built next to the tests at \(binary.path)")
         }
     }
 

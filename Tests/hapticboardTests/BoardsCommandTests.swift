@@ -121,4 +121,29 @@ final class BoardsCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.errorOutput.hasPrefix("hapticboard: error: \(file):3:"), run.errorOutput)
     }
+
+    /// `boards show` derives each register from the ratings with the datasheet's formulas: the
+    /// sim board's 2.0 V rms 175 Hz LRA, and TI's example of a 200 Hz LRA's 2.5 ms DRIVE_TIME.
+    func testShowDerivesRegistersFromTheRatings() throws {
+        let sim = try BuiltCommand().run(["boards", "show", "sim", "--json"]).json()
+        let main = try XCTUnwrap((sim["actuators"] as? [[String: Any]])?.first)
+        let registers = try XCTUnwrap(main["registers"] as? [[String: Any]])
+        func register(_ name: String, in registers: [[String: Any]]) -> [String: Any]? { registers.first { $0["name"] as? String == name } }
+        // 2.0 V × √(1 − (4 × 300 µs + 300 µs) × 175 Hz) / 20.58 mV = 82.6 → 83; 2.8 V / 21.22 mV = 132.
+        XCTAssertEqual(register("RATED_VOLTAGE", in: registers)?["value"] as? Int, 83)
+        XCTAssertEqual(register("RATED_VOLTAGE", in: registers)?["meaning"] as? String, "1.99 V rms")
+        XCTAssertEqual(register("OD_CLAMP", in: registers)?["value"] as? Int, 132)
+        XCTAssertEqual((main["budgets"] as? [[String: Any]])?.map { $0["transition"] as? String }, ["wake", "prepare", "standby", "sleep"])
+
+        let text = try String(contentsOfFile: BuiltCommand.path("Boards/sim.yml"), encoding: .utf8)
+            .replacingOccurrences(of: "resonant-frequency-hz: 175", with: "resonant-frequency-hz: 200")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString).yml").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)").path
+        let run = try BuiltCommand().run(["boards", "show", file, "--state-dir", state])
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertTrue(run.output.contains("CONTROL1.DRIVE_TIME 0x1B =  20 (0x14): 2.5 ms half period"), run.output)
+        XCTAssertTrue(run.output.contains("calibration: none stored"), run.output)
+    }
 }

@@ -54,7 +54,7 @@ public struct Board {
     /// Reads and checks the board file at `url`.
     /// - Throws: `BoardError.invalid` with every problem of the file.
     public init(contentsOf url: URL) throws(BoardError) {
-        try self.init(checking: Self.read { () throws(BoardFileError) in try BoardFile.load(path: url.path) })
+        try self.init(checking: Self.read { () throws(BoardFileError) in try BoardFile.load(path: url.relativePath) })
     }
 
     /// Reads and checks board YAML held in memory; `source` names it in problems.
@@ -101,7 +101,7 @@ public struct Board {
     /// column and key; empty for a file that checks.
     public static func problems(inFileAt url: URL) -> [BoardFileError] {
         do {
-            return BoardRules(file: try BoardFile.load(path: url.path)).problems()
+            return BoardRules(file: try BoardFile.load(path: url.relativePath)).problems()
         } catch {
             return [error]
         }

@@ -7,9 +7,40 @@ import HapticRuntime
 struct BoardsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "boards",
-        abstract: "List the known boards and check board description files.",
-        subcommands: [List.self, Check.self]
+        abstract: "List the known boards, check board description files, and show what a board will do.",
+        subcommands: [List.self, Check.self, Show.self]
     )
+
+    /// `hapticboard boards show [BOARD]`: the registers a board's ratings give each chip.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show every actuator of a board: the register values its ratings give, with units and formula inputs, stored calibration and power budgets.",
+            discussion: """
+                Nothing is touched: the board is opened on simulated stand-ins for its devices. Each \
+                DRV260x register the board file decides (RATED_VOLTAGE, OD_CLAMP, DRIVE_TIME, \
+                OL_LRA_PERIOD, FEEDBACK_CONTROL, CONTROL2/3, LIBRARY_SEL) is shown with the value it \
+                stands for and the datasheet formula with the file's inputs.
+
+                Examples:
+                  hapticboard boards show
+                  hapticboard boards show Boards/cm4-dual-drv2605l-tca9548a.yml --json
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+        @OptionGroup var state: StateOptions
+
+        @Argument(help: "The board: sim, a board file, or a name in Boards/ or /etc/hapticboard/ (default: --board, $HAPTICBOARD_BOARD, /etc/hapticboard/board.yml, sim).")
+        var board: String?
+
+        func run() throws {
+            options.bootstrapLogging()
+            let opened = try CommandBoard.open(board ?? options.resolvedBoard, simulatingEveryDevice: true)
+            defer { opened.close() }
+            let report = try BoardShowReport(board: opened, calibrations: try state.store.load())
+            if options.json { try printJSON(report) } else { print(report.text) }
+        }
+    }
 
     /// `hapticboard boards list`: the built-in board and every board file found.
     struct List: ParsableCommand {

@@ -66,7 +66,7 @@ extension I2CBus {
 
     /// Time to clock `operations` over the wire at `speedHz`: START, address byte, data bytes each
     /// with ACK (9 cycles per byte), repeated STARTs and the STOP. The sum is what the datasheet
-    /// arithmetic in shared facts uses (≈ 29 cycles for a register write).
+    /// arithmetic uses (≈ 29 cycles for a one-byte register write: 1 + 9 + 9 × 2 + 1).
     public func wireTime(of operations: [I2COperation]) -> Duration {
         I2CWireTime.duration(of: operations, speedHz: speedHz)
     }

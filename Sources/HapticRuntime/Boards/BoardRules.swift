@@ -10,7 +10,7 @@ struct BoardRules {
     /// DRV2604 parts have RAM for waveforms instead of the ROM effect library.
     static let romlessCompatibles: Set<String> = ["ti,drv2604", "ti,drv2604l"]
     static let muxCompatible = "ti,tca9548a"
-    /// The DRV260x address is fixed in silicon (datasheet; facts/drv2605.md "Bus").
+    /// The DRV260x address is fixed in silicon (DRV2605L datasheet, "I2C Bus Operation").
     static let hapticDriverAddress = 0x5A
     /// TCA9548A address pins A2..A0 select 0x70...0x77.
     static let muxAddresses = 0x70...0x77

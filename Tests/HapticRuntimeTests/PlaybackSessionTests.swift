@@ -98,4 +98,16 @@ final class PlaybackSessionTests: XCTestCase {
         // only the stop's own bus writes pass.
         XCTAssertLessThan(clock.now - stoppedAt, .milliseconds(1), "no play-out wait after a stop request")
     }
+
+    func testPianoNotesPlayROMEffectsOnTheSimChip() throws {
+        let (session, hardware, _) = try session()
+        let report = try session.play([.init(name: "notes", notes: [.hapticFeedback(.impact(.heavy)), .wait(0.1), .hapticFeedback(.selection)])])
+        XCTAssertEqual(report.late, 0)
+        // Strong Click 100 % then Sharp Tick 1 from the LRA library, each started with GO.
+        let sequencerWrites = try XCTUnwrap(hardware.chips["main"]).bus.log.compactMap { entry -> [UInt8]? in
+            guard case .write(let bytes)? = entry.operations.first, bytes.first == DRV2605Register.waveformSequence1.rawValue else { return nil }
+            return bytes
+        }
+        XCTAssertEqual(sequencerWrites.map { $0.dropFirst().first }, [1, 24])
+    }
 }

@@ -41,6 +41,12 @@ public final class PlaybackSession {
             self.content = content
             self.soundFolder = soundFolder
         }
+
+        /// Piano-style notes (ROM effects on a chip with a library, events elsewhere); their
+        /// sounds resolve in `soundFolder`.
+        public init(name: String, notes: [Note], soundFolder: URL = URL(fileURLWithPath: ".")) {
+            self.init(name: name, content: LoadedContent(format: .notes, pattern: HapticPattern(notes: notes)), soundFolder: soundFolder)
+        }
     }
 
     /// How to play.

@@ -1,20 +1,10 @@
 import Yams
 
-/// A path to a value in a board file, such as `actuators[1].vib-rated-mv`, that can find the
-/// value's line and column in the parsed YAML.
-public struct BoardKeyPath: Sendable, Hashable, CustomStringConvertible {
-    /// A mapping key or a list index.
-    public enum Component: Sendable, Hashable {
-        case key(String)
-        case index(Int)
-    }
+/// A path in a board file, such as `actuators[1].vib-rated-mv`, that can find the value's line
+/// and column in the parsed YAML.
+public typealias BoardKeyPath = DocumentKeyPath
 
-    public var components: [Component]
-
-    public init(_ components: [Component] = []) {
-        self.components = components
-    }
-
+extension DocumentKeyPath {
     /// The path a decoding error points at.
     init(codingPath: [any CodingKey]) {
         components = codingPath.map { key in
@@ -39,20 +29,6 @@ public struct BoardKeyPath: Sendable, Hashable, CustomStringConvertible {
     /// Whether this path is `other` or lies inside it.
     func isWithin(_ other: BoardKeyPath) -> Bool {
         components.starts(with: other.components)
-    }
-
-    public func appending(_ key: String) -> BoardKeyPath { BoardKeyPath(components + [.key(key)]) }
-    public func appending(_ index: Int) -> BoardKeyPath { BoardKeyPath(components + [.index(index)]) }
-
-    public var description: String {
-        var text = ""
-        for component in components {
-            switch component {
-            case .key(let key): text += text.isEmpty ? key : "." + key
-            case .index(let index): text += "[\(index)]"
-            }
-        }
-        return text.isEmpty ? "(top level)" : text
     }
 
     /// Where this path is in `root`: the deepest node on the path that exists. For a mapping

@@ -1,6 +1,6 @@
-/// Where a value sits in an AHAP document, written the way a reader would look it up:
-/// `Pattern[3].Event.EventParameters[0].ParameterValue`.
-public struct AHAPKeyPath: Sendable, Hashable, CustomStringConvertible {
+/// Where a value sits in a document (an AHAP file, a board file), written the way a reader would
+/// look it up: `Pattern[3].Event.EventParameters[0].ParameterValue`, `actuators[1].vib-rated-mv`.
+public struct DocumentKeyPath: Sendable, Hashable, CustomStringConvertible {
     /// One step down into the document.
     public enum Component: Sendable, Hashable {
         /// An object member.
@@ -18,10 +18,10 @@ public struct AHAPKeyPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// This path followed by an object member.
-    public func appending(_ key: String) -> AHAPKeyPath { AHAPKeyPath(components + [.key(key)]) }
+    public func appending(_ key: String) -> DocumentKeyPath { DocumentKeyPath(components + [.key(key)]) }
 
     /// This path followed by an array element.
-    public func appending(_ index: Int) -> AHAPKeyPath { AHAPKeyPath(components + [.index(index)]) }
+    public func appending(_ index: Int) -> DocumentKeyPath { DocumentKeyPath(components + [.index(index)]) }
 
     /// `Pattern[3].Event.Time`, or `(top level)` for the empty path.
     public var description: String {
@@ -35,3 +35,6 @@ public struct AHAPKeyPath: Sendable, Hashable, CustomStringConvertible {
         return text.isEmpty ? "(top level)" : text
     }
 }
+
+/// A path in an AHAP document.
+public typealias AHAPKeyPath = DocumentKeyPath

@@ -1,7 +1,6 @@
 import ActuatorHAL
 import Foundation
 import HapticRuntime
-import HardwareMocks
 
 /// What `play` was asked to play, read into patterns.
 struct PlayContent {
@@ -21,9 +20,6 @@ struct PlayContent {
             PlaybackSession.Item(name: name, content: content, soundFolder: soundFolder)
         }
     }
-
-    /// The DRV2605 ROM's effect ids.
-    static let effectIDs = 1...123
 
     var items: [Item]
 
@@ -53,16 +49,10 @@ struct PlayContent {
         text.replacingOccurrences(of: "; ", with: "\n").replacingOccurrences(of: ";", with: "\n")
     }
 
-    /// A pattern of one transient whose ROM cue is effect `id`: chips with a library play the
-    /// effect itself; others play the transient. The cue lasts as long as the simulated chip's
-    /// estimate for the effect (TI publishes no durations), so the player's final stop does not
-    /// cut a long buzz short.
+    /// A pattern playing ROM effect `id`.
     static func pattern(playingEffect id: Int) throws(CommandLineError) -> HapticPattern {
-        guard effectIDs.contains(id), let byte = UInt8(exactly: id) else { throw .invalidEffect(id) }
-        var event = HapticEvent(type: .hapticTransient, time: 0)
-        let duration = max(CompilerOptions().romEffectDuration, DRV2605Model.estimatedDuration(ofEffect: byte).secondsValue)
-        event.romCue = ROMCue(group: 0, lraSteps: [.effect(byte)], ermSteps: [.effect(byte)], duration: duration)
-        return HapticPattern(events: [event])
+        guard let pattern = HapticPattern(playingROMEffect: id) else { throw .invalidEffect(id) }
+        return pattern
     }
 
     private static func load(_ body: () throws(ContentLoadingError) -> LoadedContent) throws(CommandLineError) -> LoadedContent {

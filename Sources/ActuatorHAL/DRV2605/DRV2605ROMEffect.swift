@@ -1,22 +1,22 @@
-/// One waveform of the DRV2605 ROM libraries as the model plays it: a name from the datasheet's
-/// "Waveform Library Effects List", the drive level it reaches (the percentage in that name) and
-/// how long it lasts.
+/// One waveform of the DRV2605 ROM libraries: a name from the datasheet's "Waveform Library
+/// Effects List", the drive level it reaches (the percentage in that name) and how long it lasts —
+/// what the runtime plans a ROM effect's length by, and what the simulated chip plays.
 ///
 /// The durations are ESTIMATES: TI publishes no per-effect duration table (only names such as
 /// "750 ms Alert"), so clicks, ticks, buzzes and ramps get round figures by kind and length. Treat
-/// anything timed from them as approximate. The model also plays the whole effect at one level
+/// anything timed from them as approximate. The simulated chip plays the whole effect at one level
 /// (ramps in steps), without the kick and brake pulses of the real waveform.
-struct DRV2605ROMEffect: Sendable, Hashable {
+public struct DRV2605ROMEffect: Sendable, Hashable {
     /// The datasheet's name, with its strength.
-    var name: String
+    public var name: String
     /// Drive level (fraction of full scale) at the start and at the end; equal unless a ramp.
-    var startLevel: Double
-    var endLevel: Double
+    public var startLevel: Double
+    public var endLevel: Double
     /// ESTIMATED length (see the type's documentation).
-    var estimatedDuration: Duration
+    public var estimatedDuration: Duration
 
     /// The effect with this id (1–123), or nil for ids the libraries do not define.
-    static func effect(_ id: UInt8) -> DRV2605ROMEffect? {
+    public static func effect(_ id: UInt8) -> DRV2605ROMEffect? {
         guard (1...UInt8(table.count)).contains(id) else { return nil }
         return table[Int(id) - 1]
     }

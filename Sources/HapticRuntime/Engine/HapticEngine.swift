@@ -40,6 +40,12 @@ public final class HapticEngine: @unchecked Sendable {
     public var notifyWhenPlayersFinished: (@Sendable ((any Error)?) -> FinishedAction)?
     /// Called when the continuous-drive limit cut an actuator's output.
     public var driveLimitHandler: (@Sendable (DriveLimitEvent) -> Void)?
+    /// Called after every power transition, with its report (outside the engine's lock).
+    public var powerTransitionHandler: (@Sendable (RecordedPowerTransition) -> Void)?
+
+    /// How many power transitions and drive-limit cuts the engine keeps for `powerTransitions` and
+    /// `driveLimitEvents`: the newest, so an engine that runs for months does not grow.
+    public static let recordedHistoryLimit = 4_096
 
     /// Audio events are removed before compiling instead of being reported as not played.
     public var playsHapticsOnly: Bool {
@@ -171,6 +177,11 @@ public final class HapticEngine: @unchecked Sendable {
     /// The actuators' names, in the order given.
     public var actuatorNames: [String] { channels.map(\.name) }
 
+    /// Each actuator's power state, by name.
+    public var actuatorStates: [String: PowerState] {
+        locked { Dictionary(channels.map { ($0.name, $0.actuator.powerState) }, uniquingKeysWith: { first, _ in first }) }
+    }
+
     /// What each actuator can do, by name.
     public var capabilities: [String: ActuatorCapabilities] {
         locked { Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0.compiler.capabilities) }) }
@@ -182,10 +193,11 @@ public final class HapticEngine: @unchecked Sendable {
     /// Whether any actuator is driven as audio — Core Haptics' `supportsAudio`.
     public var supportsAudio: Bool { channels.contains { $0.compiler.capabilities.supportsPCM } }
 
-    /// Every power transition the engine made or was asked for, oldest first.
+    /// The power transitions the engine made or was asked for, oldest first (the newest
+    /// `recordedHistoryLimit`).
     public var powerTransitions: [RecordedPowerTransition] { locked { transitions } }
 
-    /// Every cut by the continuous-drive limit, oldest first.
+    /// The cuts by the continuous-drive limit, oldest first (the newest `recordedHistoryLimit`).
     public var driveLimitEvents: [DriveLimitEvent] { locked { driveLimits } }
 
     /// The error behind the last stop the engine made on its own (`stoppedHandler` with
@@ -343,11 +355,15 @@ public final class HapticEngine: @unchecked Sendable {
 
     func record(_ report: PowerTransitionReport, on channel: ActuatorChannel, automatic: Bool) {
         guard report.from != report.to || report.elapsed > .zero else { return }
-        transitions.append(RecordedPowerTransition(actuator: channel.name, report: report, automatic: automatic))
+        let recorded = RecordedPowerTransition(actuator: channel.name, report: report, automatic: automatic)
+        transitions.append(recorded)
+        if transitions.count > Self.recordedHistoryLimit { transitions.removeFirst(transitions.count - Self.recordedHistoryLimit) }
+        if let handler = powerTransitionHandler { later { handler(recorded) } }
     }
 
     func recordDriveLimit(_ event: DriveLimitEvent) {
         driveLimits.append(event)
+        if driveLimits.count > Self.recordedHistoryLimit { driveLimits.removeFirst(driveLimits.count - Self.recordedHistoryLimit) }
         if let handler = driveLimitHandler { later { handler(event) } }
     }
 

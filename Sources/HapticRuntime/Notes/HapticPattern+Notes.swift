@@ -39,3 +39,20 @@ extension HapticPattern {
         self.init(events: events)
     }
 }
+
+extension HapticPattern {
+    /// `notes` with their events' intensities scaled by `intensity` (0…1), as UIKit's
+    /// `impactOccurred(intensity:)` does. ROM effects come in fixed strengths: scaled notes play
+    /// their events instead.
+    public init(notes: [Note], intensity: Double) {
+        self.init(notes: notes)
+        let scale = intensity.isFinite ? min(1, max(0, intensity)) : 1
+        guard scale < 1 else { return }
+        for index in events.indices {
+            events[index].romCue = nil
+            events[index].parameters = events[index].parameters.map { parameter in
+                parameter.id == .hapticIntensity ? EventParameter(.hapticIntensity, parameter.value * scale) : parameter
+            }
+        }
+    }
+}

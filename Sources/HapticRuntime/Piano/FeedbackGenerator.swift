@@ -31,18 +31,7 @@ public class FeedbackGenerator: @unchecked Sendable {
     /// Plays `note` now, its events' intensities scaled by `intensity` (0…1).
     func play(_ note: Note, intensity: Double = 1) {
         onRunningEngine { engine in
-            var pattern = HapticPattern(notes: [note])
-            let scale = intensity.isFinite ? min(1, max(0, intensity)) : 1
-            if scale < 1 {
-                // ROM effects come in fixed strengths: a scaled impact plays its events instead.
-                for index in pattern.events.indices {
-                    pattern.events[index].romCue = nil
-                    pattern.events[index].parameters = pattern.events[index].parameters.map { parameter in
-                        parameter.id == .hapticIntensity ? EventParameter(.hapticIntensity, parameter.value * scale) : parameter
-                    }
-                }
-            }
-            try engine.makePlayer(with: pattern, on: actuator).start(atTime: 0)
+            try engine.makePlayer(with: HapticPattern(notes: [note], intensity: intensity), on: actuator).start(atTime: 0)
         }
     }
 

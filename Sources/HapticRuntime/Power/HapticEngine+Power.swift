@@ -18,10 +18,10 @@ extension HapticEngine {
         }
     }
 
-    func armIdleTimers(on channel: ActuatorChannel) {
+    func armIdleTimers(on channel: ActuatorChannel, timeouts given: IdleTimeouts? = nil) {
         cancelIdleTimers(on: channel)
         let now = clock.now
-        let timeouts = channel.idleTimeouts
+        let timeouts = given ?? channel.idleTimeouts
         if timeouts.standby < timeouts.sleep {
             channel.idleTokens.append(scheduleControl(at: now + timeouts.standby, key: channel.costKey("standby")) { [weak self, weak channel] in
                 guard let self, let channel, channel.activePlayers.isEmpty else { return }
@@ -66,6 +66,18 @@ extension HapticEngine {
             let mode: DriveMode = capabilities.supportsPCM ? .pcm
                 : (capabilities.romLibrary.map { $0 != .empty } ?? false) ? .romSequence : .realtimeAmplitude
             return try channel.actuator.prepare(for: mode)
+        }
+    }
+
+    /// Readies every idle actuator (as `prepareActuators`) and keeps it ready while it stays idle
+    /// for `duration`; then it goes straight to off (EN low). Content played meanwhile re-arms
+    /// the usual idle timers when it ends.
+    public func keepAwake(for duration: Duration) throws {
+        try prepareActuators()
+        locked {
+            for channel in channels where channel.activePlayers.isEmpty {
+                armIdleTimers(on: channel, timeouts: IdleTimeouts(standby: duration, sleep: duration))
+            }
         }
     }
 

@@ -1,0 +1,529 @@
+import ActuatorHAL
+import Foundation
+
+/// One long-running owner of a board: it keeps the engine warm and plays what clients ask for —
+/// content inline or from a library, ROM effects, the feedback vocabulary, named events — with
+/// priorities, limits and an event stream. `hapticboard serve` puts it behind HTTP and WebSocket;
+/// firmware can own one directly.
+///
+/// - Arbitration: a request of higher priority preempts the players on the actuators it needs;
+///   one of lower priority is refused (`busy`); equal priorities mix, up to
+///   `Limits.playersPerActuator` on each actuator.
+/// - Limits: per-client trigger rate, content duration and event count.
+/// - Feedback a client started stops when its connection closes (`clientLeft`) unless the
+///   request asked to outlive it.
+/// - Start-up puts every actuator in standby before anything is served, so a restart after a
+///   crash starts safe; `shutDown()` stops everything and leaves every actuator in standby.
+public final class HapticService: @unchecked Sendable {
+    /// What the service refuses beyond.
+    public struct Limits: Sendable, Hashable {
+        /// Players mixing on one actuator at once.
+        public var playersPerActuator = 8
+        /// The longest content played (its compiled length).
+        public var maximumDuration = Duration.seconds(30)
+        /// The most events one request may hold.
+        public var maximumEvents = 10_000
+        /// Triggers a client may send per second, sustained, and at once.
+        public var triggersPerSecond = 1_000.0
+        public var triggerBurst = 2_000.0
+
+        public init() {}
+    }
+
+    /// How a player ended, or that the service does not know it.
+    private struct Entry {
+        var info: ServicePlayerInfo
+        var players: [HapticAdvancedPatternPlayer]
+        var unfinished: Int
+    }
+
+    public let board: OpenedBoard
+    public let engine: HapticEngine
+    public let scheduler: DeadlineScheduler
+    public let limits: Limits
+    private let lock = NSRecursiveLock()
+    private var libraryValue: ContentLibrary
+    private var themeValue: FeedbackTheme?
+    private var profileValue = FeedbackProfile.full
+    private var entries: [Int: Entry] = [:]
+    private var nextPlayerID = 0
+    private var buckets: [Int: TokenBucket] = [:]
+    private var subscribers: [Int: @Sendable (ServiceEvent) -> Void] = [:]
+    private var nextSubscriberID = 0
+    private var endWaiters: [Int: [@Sendable (PlayerEndReason) -> Void]] = [:]
+    private var countersValue = ServiceCounters()
+
+    /// A service for every actuator of `board`, scheduling on `scheduler` (on the board's clock:
+    /// run its thread with `start(timing:)`, or step it on a virtual clock), playing `library`'s
+    /// content by name and `theme`'s named events, with `sound` as the sound output (nil: haptics
+    /// only).
+    public init(board: OpenedBoard, scheduler: DeadlineScheduler, library: ContentLibrary, theme: FeedbackTheme? = nil, sound: EngineAudio? = nil, limits: Limits = Limits()) {
+        self.board = board
+        self.scheduler = scheduler
+        self.limits = limits
+        libraryValue = library
+        themeValue = theme
+        engine = board.makeEngine(scheduler: scheduler)
+        engine.attachAudio(sound)
+        engine.playsHapticsOnly = sound == nil
+        engine.stoppedHandler = { [weak self] reason in self?.engineStopped(reason) }
+        engine.powerTransitionHandler = { [weak self] transition in
+            let report = transition.report
+            self?.publish(.powerTransition(
+                actuator: transition.actuator, transition: report.transition.rawValue, from: report.from.rawValue, to: report.to.rawValue,
+                elapsedMicroseconds: TransitionRecord.microseconds(report.elapsed), budgetMicroseconds: TransitionRecord.microseconds(report.budget)
+            ))
+        }
+    }
+
+    // MARK: Lifecycle
+
+    /// Starts the engine with every actuator in standby — woken, configured, output stopped — so
+    /// whatever a previous process left behind is stopped before anything is served; then the
+    /// timing thread with `timing` (nil: the caller steps the scheduler on a virtual clock).
+    public func start(timing: (any TimingThreadSetup)?) throws {
+        try engine.wakeActuators()
+        try engine.standbyActuators()
+        try engine.start()
+        if let timing { scheduler.startThread(setup: timing) }
+    }
+
+    /// Ends every player, leaves every actuator stopped and in standby, stops the timing thread
+    /// and stands the board's crash protection down.
+    public func shutDown() {
+        let ended: [Int] = locked {
+            let ids = Array(entries.keys)
+            entries = [:]
+            return ids
+        }
+        let stopped = StopOutcome()
+        engine.stop { error in stopped.error = error }
+        scheduler.stopThread()
+        for id in ended { finish(id, .shutDown) }
+        board.close()
+    }
+
+    // MARK: Playing
+
+    /// What `play` started.
+    public struct Started: Sendable {
+        /// The player, or nil when a named event has no feedback at the profile.
+        public var player: ServicePlayerInfo?
+        /// What the content's reader and the compiler had to say.
+        public var warnings: [String]
+    }
+
+    /// Plays `request` for `client`.
+    /// - Throws: `ServiceError` with a reason code: content that does not load or is too long,
+    ///   an unknown actuator, library item, event or profile, `busy` (a higher priority holds an
+    ///   actuator), `tooManyPlayers`, `rateLimited`, `engineUnavailable`.
+    public func play(_ request: ServicePlayRequest, from client: ServiceClient) throws(ServiceError) -> Started {
+        try takeToken(for: client)
+        let (name, content) = try resolve(request, for: client)
+        guard let content else { return Started(player: nil, warnings: []) }
+        guard content.pattern.events.count <= limits.maximumEvents else {
+            throw ServiceError(.tooManyEvents, "\(content.pattern.events.count) events; the service plays at most \(limits.maximumEvents) per request")
+        }
+        let targets = try actuators(request.actuators)
+        return try locked { () throws(ServiceError) -> Started in
+            try makeRoom(on: targets, priority: request.priority)
+            nextPlayerID += 1
+            let id = nextPlayerID
+            let players = try makePlayers(content.pattern, on: targets, request: request)
+            let duration = players.map(\.duration).max() ?? 0
+            guard duration <= limits.maximumDuration.secondsValue else {
+                throw ServiceError(.patternTooLong, "the content plays \(duration) s; the service plays at most \(limits.maximumDuration.secondsValue) s per request")
+            }
+            let info = ServicePlayerInfo(
+                id: id, name: name, client: client.id, priority: request.priority,
+                actuators: targets ?? engine.actuatorNames, duration: duration, outlivesClient: request.outlivesClient
+            )
+            entries[id] = Entry(info: info, players: players, unfinished: players.count)
+            for player in players {
+                player.completionHandler = { [weak self] error in self?.playerCompleted(id, failed: error != nil) }
+                do {
+                    try player.start(atTime: 0)
+                } catch {
+                    cancel(id, .engineStopped)
+                    throw ServiceError(.engineUnavailable, "\(error)")
+                }
+            }
+            countersValue.triggers += 1
+            publish(.playerStarted(info))
+            let warnings = content.warnings.map(\.description) + players.flatMap { $0.programs.values.flatMap(\.warnings) }.map { "\(name): \($0)" }
+            return Started(player: info, warnings: Array(Set(warnings)).sorted())
+        }
+    }
+
+    /// Stops player `id` at once.
+    public func stop(player id: Int) throws(ServiceError) {
+        try locked { () throws(ServiceError) in
+            guard entries[id] != nil else { throw ServiceError(.unknownPlayer, "no player \(id) (it may have ended)") }
+            cancel(id, .stopped)
+        }
+    }
+
+    /// Stops every player.
+    public func stopAll() {
+        locked {
+            for id in entries.keys.sorted() { cancel(id, .stopped) }
+        }
+    }
+
+    /// The players playing now, oldest first.
+    public var players: [ServicePlayerInfo] {
+        locked { entries.values.map(\.info).sorted { $0.id < $1.id } }
+    }
+
+    /// Calls `handler` once when player `id` ends; false (and no call) when there is no such player.
+    @discardableResult
+    public func whenEnded(_ id: Int, _ handler: @escaping @Sendable (PlayerEndReason) -> Void) -> Bool {
+        locked {
+            guard entries[id] != nil else { return false }
+            endWaiters[id, default: []].append(handler)
+            return true
+        }
+    }
+
+    /// The client's connection closed: its players that did not ask to outlive it stop.
+    public func clientLeft(_ client: ServiceClient) {
+        locked {
+            for (id, entry) in entries where entry.info.client == client.id && !entry.info.outlivesClient {
+                cancel(id, .clientLeft)
+            }
+            buckets[client.id] = nil
+        }
+    }
+
+    /// Readies every idle actuator now and keeps it ready for `duration` of idleness; then it goes
+    /// off (EN low).
+    public func keepAwake(for duration: Duration) throws(ServiceError) {
+        do {
+            try engine.keepAwake(for: duration)
+        } catch {
+            throw ServiceError(.engineUnavailable, "\(error)")
+        }
+    }
+
+    // MARK: Library, theme, profile
+
+    /// The content library and the theme in use.
+    public var library: ContentLibrary { locked { libraryValue } }
+    public var theme: FeedbackTheme? { locked { themeValue } }
+
+    /// Replaces the library and theme (on SIGHUP); players already playing go on.
+    public func reload(library: ContentLibrary, theme: FeedbackTheme?) {
+        locked {
+            libraryValue = library
+            themeValue = theme
+        }
+    }
+
+    /// The profile named events play at.
+    public var profile: FeedbackProfile {
+        get { locked { profileValue } }
+        set {
+            let changed = locked { () -> Bool in
+                defer { profileValue = newValue }
+                return profileValue != newValue
+            }
+            if changed { publish(.profileChanged(newValue)) }
+        }
+    }
+
+    // MARK: Status and events
+
+    /// What `status` reports: the board, the profile, each actuator's power state and players.
+    public var status: ServiceStatus {
+        let states = engine.actuatorStates
+        return locked {
+            ServiceStatus(
+                board: board.board.name, running: engine.isRunning, profile: profileValue,
+                actuators: board.actuators.map { actuator in
+                    ServiceStatus.Actuator(
+                        name: actuator.name, powerState: states[actuator.name]?.rawValue ?? "unknown",
+                        players: entries.values.filter { $0.info.actuators.contains(actuator.name) }.count,
+                        calibrated: actuator.drv2605?.calibration != nil
+                    )
+                },
+                players: entries.count, lastFault: engine.lastFault.map { "\($0)" },
+                library: libraryValue.names, theme: themeValue?.name, skippedFeedbackTypes: (themeValue?.skippedTypes ?? []).sorted()
+            )
+        }
+    }
+
+    /// Counts since start: triggers, refusals by reason code, preemptions, faults.
+    public var counters: ServiceCounters { locked { countersValue } }
+
+    /// Sends every later event to `handler` (on whichever thread it happens, outside the
+    /// service's lock); returns a token for `unsubscribe`.
+    public func subscribe(_ handler: @escaping @Sendable (ServiceEvent) -> Void) -> Int {
+        locked {
+            nextSubscriberID += 1
+            subscribers[nextSubscriberID] = handler
+            return nextSubscriberID
+        }
+    }
+
+    public func unsubscribe(_ token: Int) {
+        locked { _ = subscribers.removeValue(forKey: token) }
+    }
+
+    /// Counts a refusal the transport made itself (a body too large, a missing token).
+    public func countRefusal(_ code: ServiceError.Code) {
+        locked { countersValue.refusals[code.rawValue, default: 0] += 1 }
+    }
+
+    // MARK: Internals
+
+    private func takeToken(for client: ServiceClient) throws(ServiceError) {
+        try locked { () throws(ServiceError) in
+            let now = engine.clock.now
+            var bucket = buckets[client.id] ?? TokenBucket(rate: limits.triggersPerSecond, burst: limits.triggerBurst, now: now)
+            let wait = bucket.take(at: now)
+            buckets[client.id] = bucket
+            if let wait { throw refused(ServiceError(.rateLimited, "more than \(Int(limits.triggersPerSecond)) triggers per second; retry in \(Int((wait.secondsValue * 1000).rounded(.up))) ms")) }
+        }
+    }
+
+    /// The content a request names, with the name players and events call it by; nil content for
+    /// a named event the profile gives no feedback.
+    private func resolve(_ request: ServicePlayRequest, for client: ServiceClient) throws(ServiceError) -> (String, LoadedContent?) {
+        let library = self.library
+        let file = library.folder.appendingPathComponent("request").path
+        do throws(ServiceError) {
+            switch request.content {
+            case .ahap(let text): return ("ahap", try parse(text, .ahap, file: file + ".ahap"))
+            case .notation(let text): return ("notation", try parse(text, .notation, file: file + ".hnl"))
+            case .notes(let text): return ("notes", try parse(text, .notes, file: file + ".notes"))
+            case .library(let name):
+                guard let content = library.items[name] else {
+                    let suggestion = NameSuggestion.nearest(to: name, in: library.names).map { "; did you mean '\($0)'?" } ?? ""
+                    throw ServiceError(.notInLibrary, "no '\(name)' in the content library\(suggestion)")
+                }
+                return (name, content)
+            case .effect(let id):
+                guard let pattern = HapticPattern(playingROMEffect: id) else { throw ServiceError(.invalidRequest, "ROM effect \(id) is not 1...123", pointer: "/effect") }
+                return ("effect \(id)", LoadedContent(format: .notes, pattern: pattern))
+            case .feedback(let feedback, let intensity):
+                guard intensity.isFinite, (0...1).contains(intensity) else { throw ServiceError(.invalidRequest, "intensity \(intensity) is not in 0...1", pointer: "/intensity") }
+                return ("feedback", LoadedContent(format: .notes, pattern: HapticPattern(notes: [.hapticFeedback(feedback)], intensity: intensity)))
+            case .event(let event):
+                return (event, try eventContent(event, request: request, client: client, library: library))
+            }
+        } catch {
+            throw refused(error)
+        }
+    }
+
+    private func parse(_ text: String, _ format: ContentFormat, file: String) throws(ServiceError) -> LoadedContent {
+        let content: LoadedContent
+        do {
+            content = try ContentLoader.parse(text, format: format, file: file)
+        } catch {
+            throw ServiceError(content: error, file: file)
+        }
+        // A sound that would be played must be there; without a sound output the haptics play.
+        if !engine.playsHapticsOnly, let problem = content.waveformProblems.first {
+            throw ServiceError(content: .ahap(problem), file: file)
+        }
+        return content
+    }
+
+    private func eventContent(_ event: String, request: ServicePlayRequest, client: ServiceClient, library: ContentLibrary) throws(ServiceError) -> LoadedContent? {
+        guard let theme = self.theme, theme.names(event) else {
+            throw ServiceError(.unknownEvent, "no feedback theme names the event '\(event)'")
+        }
+        var profile = self.profile
+        if let asked = request.profile, asked != profile {
+            guard asked < profile || client.mayOverrideProfile else {
+                throw ServiceError(.overrideNotAllowed, "this client may not play events louder than the current profile (\(profile.rawValue))")
+            }
+            profile = asked
+        }
+        var pattern = HapticPattern()
+        for feedback in theme.feedback(for: event, at: profile) {
+            switch feedback {
+            case .pattern(let part): pattern.events += part.events
+                pattern.parameterCurves += part.parameterCurves
+            case .library(let name):
+                guard let content = library.items[name] else { throw ServiceError(.notInLibrary, "the theme plays '\(name)' for '\(event)', which is not in the content library") }
+                pattern.events += content.pattern.events
+                pattern.parameters += content.pattern.parameters
+                pattern.parameterCurves += content.pattern.parameterCurves
+            case .skipped:
+                continue
+            }
+        }
+        return pattern.events.isEmpty ? nil : LoadedContent(format: .notes, pattern: pattern)
+    }
+
+    /// The actuators named, checked; nil for every actuator.
+    private func actuators(_ names: [String]?) throws(ServiceError) -> [String]? {
+        guard let names, Set(names) != Set(engine.actuatorNames) else { return nil }
+        for name in names where !engine.actuatorNames.contains(name) {
+            throw refused(ServiceError(.unknownActuator, "board \(board.board.name) has no actuator '\(name)' (it has \(engine.actuatorNames.joined(separator: ", ")))"))
+        }
+        return Array(Set(names)).sorted()
+    }
+
+    /// Preempts lower priorities on `targets` (nil: every actuator), refuses when a higher one
+    /// holds one of them or when an actuator already mixes as many players as allowed.
+    private func makeRoom(on targets: [String]?, priority: Int) throws(ServiceError) {
+        let wanted = Set(targets ?? engine.actuatorNames)
+        let sharing = entries.filter { !wanted.isDisjoint(with: $0.value.info.actuators) }
+        if let holder = sharing.values.first(where: { $0.info.priority > priority }) {
+            throw refused(ServiceError(.busy, "player \(holder.info.id) of priority \(holder.info.priority) holds \(Set(holder.info.actuators).intersection(wanted).sorted().joined(separator: ", "))"))
+        }
+        for (id, entry) in sharing where entry.info.priority < priority {
+            countersValue.preemptions += 1
+            cancel(id, .preempted)
+        }
+        for actuator in wanted {
+            let mixing = entries.values.filter { $0.info.actuators.contains(actuator) }.count
+            if mixing >= limits.playersPerActuator {
+                throw refused(ServiceError(.tooManyPlayers, "\(mixing) players already mix on \(actuator); the limit is \(limits.playersPerActuator)"))
+            }
+        }
+    }
+
+    private func makePlayers(_ pattern: HapticPattern, on targets: [String]?, request: ServicePlayRequest) throws(ServiceError) -> [HapticAdvancedPatternPlayer] {
+        do {
+            if !engine.isRunning { try engine.start() }
+            guard let targets else { return [try engine.makeAdvancedPlayer(with: pattern)] }
+            return try targets.map { try engine.makeAdvancedPlayer(with: pattern, on: $0) }
+        } catch {
+            throw ServiceError(.engineUnavailable, "\(error)")
+        }
+    }
+
+    private func playerCompleted(_ id: Int, failed: Bool) {
+        let ended = locked { () -> Bool in
+            guard var entry = entries[id] else { return false }
+            entry.unfinished -= 1
+            entries[id] = entry.unfinished > 0 ? entry : nil
+            return entry.unfinished == 0
+        }
+        if ended { finish(id, failed ? .engineStopped : .finished) }
+    }
+
+    /// Stops every engine player of `id` at once and ends it with `reason`.
+    private func cancel(_ id: Int, _ reason: PlayerEndReason) {
+        guard let entry = entries.removeValue(forKey: id) else { return }
+        for player in entry.players { try? player.cancel() }
+        finish(id, reason)
+    }
+
+    private func finish(_ id: Int, _ reason: PlayerEndReason) {
+        let waiters = locked { endWaiters.removeValue(forKey: id) ?? [] }
+        for waiter in waiters { waiter(reason) }
+        publish(.playerEnded(id: id, reason: reason))
+    }
+
+    private func engineStopped(_ reason: HapticEngine.StoppedReason) {
+        guard reason != .idleTimeout else { return }
+        let ids = locked { () -> [Int] in
+            countersValue.faults += 1
+            let ids = Array(entries.keys)
+            entries = [:]
+            return ids
+        }
+        publish(.fault(reason: "\(reason)", message: engine.lastFault.map { "\($0)" } ?? "\(reason)"))
+        for id in ids.sorted() { finish(id, .engineStopped) }
+    }
+
+    /// `body` under the service's lock (recursive: engine callbacks may come back in on this thread).
+    private func locked<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    private func refused(_ error: ServiceError) -> ServiceError {
+        locked { countersValue.refusals[error.code.rawValue, default: 0] += 1 }
+        return error
+    }
+
+    private func publish(_ event: ServiceEvent) {
+        let handlers = locked { Array(subscribers.values) }
+        for handler in handlers { handler(event) }
+    }
+}
+
+/// The engine's answer to `stop`, for `shutDown`.
+private final class StopOutcome: @unchecked Sendable {
+    var error: (any Error)?
+}
+
+/// Counts since the service started.
+public struct ServiceCounters: Sendable, Hashable, Encodable {
+    /// Players started.
+    public var triggers = 0
+    /// Requests refused, by reason code.
+    public var refusals: [String: Int] = [:]
+    /// Players stopped by a request of higher priority.
+    public var preemptions = 0
+    /// Times the engine stopped on its own.
+    public var faults = 0
+}
+
+/// What `status` reports.
+public struct ServiceStatus: Sendable, Hashable, Encodable {
+    public struct Actuator: Sendable, Hashable, Encodable {
+        public var name: String
+        public var powerState: String
+        public var players: Int
+        /// Whether a stored calibration is restored at wake.
+        public var calibrated: Bool
+    }
+
+    public var board: String
+    public var running: Bool
+    public var profile: FeedbackProfile
+    public var actuators: [Actuator]
+    public var players: Int
+    public var lastFault: String?
+    /// The content library's names.
+    public var library: [String]
+    public var theme: String?
+    /// Theme feedback types with nothing to play on here (`Sound`, `Led`).
+    public var skippedFeedbackTypes: [String]
+}
+
+extension ServiceError {
+    /// A content error as the service reports it: the located message, its line and column, and
+    /// for AHAP the key as a JSON pointer (RFC 6901), with the service's file name left out.
+    init(content error: ContentLoadingError, file: String) {
+        var line: Int?
+        var column: Int?
+        var pointer: String?
+        switch error {
+        case .ahap(let ahap):
+            line = ahap.location?.line
+            column = ahap.location?.column
+            pointer = ahap.keyPath?.jsonPointer
+        case .notation(let notation):
+            line = notation.line
+            column = notation.column
+        case .notes(let notes):
+            line = notes.line
+            column = notes.column
+        default:
+            break
+        }
+        let message = error.description.replacingOccurrences(of: file + ":", with: "").replacingOccurrences(of: file, with: "request")
+        self.init(.invalidContent, message, line: line, column: column, pointer: pointer)
+    }
+}
+
+extension DocumentKeyPath {
+    /// The path as a JSON pointer (RFC 6901): `/Pattern/3/Event/Time`.
+    public var jsonPointer: String {
+        components.map { component in
+            switch component {
+            case .key(let key): "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            case .index(let index): "/\(index)"
+            }
+        }.joined()
+    }
+}

@@ -1,0 +1,74 @@
+/// A player of the service as clients see it.
+public struct ServicePlayerInfo: Sendable, Hashable, Encodable {
+    public var id: Int
+    /// What it plays: the library name, the event name, `notation`, `ahap`, `effect 47`, …
+    public var name: String
+    /// The connection that asked for it.
+    public var client: Int
+    public var priority: Int
+    public var actuators: [String]
+    /// Seconds the compiled content runs.
+    public var duration: Double
+    public var outlivesClient: Bool
+}
+
+/// Why a player ended.
+public enum PlayerEndReason: String, Sendable, Hashable, Encodable {
+    /// It played to its end.
+    case finished
+    /// A client stopped it.
+    case stopped
+    /// A request of higher priority took its actuators.
+    case preempted
+    /// Its client's connection closed and it did not ask to outlive it.
+    case clientLeft = "client-left"
+    /// The engine stopped it: a fault, a lost device, a reset.
+    case engineStopped = "engine-stopped"
+    /// The service shut down.
+    case shutDown = "shut-down"
+}
+
+/// Something that happened, for the event stream.
+public enum ServiceEvent: Sendable, Hashable, Encodable {
+    case playerStarted(ServicePlayerInfo)
+    case playerEnded(id: Int, reason: PlayerEndReason)
+    /// The engine stopped on its own (`reason`), with the fault behind it.
+    case fault(reason: String, message: String)
+    case powerTransition(actuator: String, transition: String, from: String, to: String, elapsedMicroseconds: Double, budgetMicroseconds: Double)
+    case profileChanged(FeedbackProfile)
+
+    private enum CodingKeys: String, CodingKey {
+        case event, player, id, reason, message, actuator, transition, from, to, elapsedMicroseconds, budgetMicroseconds, profile
+    }
+
+    /// `{"event": "player-started", …}`: one object per event, named by `event`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .playerStarted(let player):
+            try container.encode("player-started", forKey: .event)
+            try container.encode(player, forKey: .player)
+        case .playerEnded(let id, let reason):
+            try container.encode("player-ended", forKey: .event)
+            try container.encode(id, forKey: .id)
+            try container.encode(reason, forKey: .reason)
+        case .fault(let reason, let message):
+            try container.encode("fault", forKey: .event)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(message, forKey: .message)
+        case .powerTransition(let actuator, let transition, let from, let to, let elapsed, let budget):
+            try container.encode("power-transition", forKey: .event)
+            try container.encode(actuator, forKey: .actuator)
+            try container.encode(transition, forKey: .transition)
+            try container.encode(from, forKey: .from)
+            try container.encode(to, forKey: .to)
+            try container.encode(elapsed, forKey: .elapsedMicroseconds)
+            try container.encode(budget, forKey: .budgetMicroseconds)
+        case .profileChanged(let profile):
+            try container.encode("profile-changed", forKey: .event)
+            try container.encode(profile.rawValue, forKey: .profile)
+        }
+    }
+}
+
+extension FeedbackProfile: Encodable {}

@@ -37,6 +37,8 @@ struct HapticBoardCommand: ParsableCommand {
             RegistersCommand.self,
             BoardsCommand.self,
             BenchCommand.self,
+            ServeCommand.self,
+            ClientCommand.self,
         ]
     )
 
@@ -51,7 +53,11 @@ struct HapticBoardCommand: ParsableCommand {
             exitForArgumentParser(error)
         }
         do {
-            try command.run()
+            if let asyncCommand = command as? any AsyncParsableCommand {
+                try run(asyncCommand)
+            } else {
+                try command.run()
+            }
         } catch let exitCode as ExitCode {
             Foundation.exit(exitCode.rawValue)
         } catch let termination as CommandTermination {
@@ -64,6 +70,13 @@ struct HapticBoardCommand: ParsableCommand {
             printError("hapticboard: error: \(error)")
             Foundation.exit(ExitCode.failure.rawValue)
         }
+    }
+
+    /// Runs an async command (`serve`) to its end from this synchronous `main`, which keeps the
+    /// main thread's signal mask in force for `play`'s threads.
+    private static func run(_ command: any AsyncParsableCommand) throws {
+        nonisolated(unsafe) var command = command
+        try ServiceConnection.blocking { try await command.run() }
     }
 
     /// The exit status of a usage error.

@@ -2,7 +2,7 @@ import ActuatorHAL
 
 /// What a `PlaybackSession` did: what it played, the scheduler's counters and lateness, the
 /// power transitions against their budgets, and the sound's onsets.
-public struct PlaybackReport: Sendable, Encodable {
+public struct PlaybackReport: Sendable, Codable {
     /// Later than this counts as late.
     public static let lateTolerance = Duration.milliseconds(1)
 
@@ -35,4 +35,25 @@ public struct PlaybackReport: Sendable, Encodable {
     public var calibration: String
     /// The sound played beside the haptics; nil without a sound output.
     public var audio: SoundReport?
+
+    public init(
+        actuators: [String], content: [String], events: Int, passes: Int, commands: Int, statusReads: Int, late: Int, dropped: Int,
+        maximumLatenessMicroseconds: Double, p99LatenessMicroseconds: Double, elapsedSeconds: Double, transitions: [TransitionTally],
+        calibration: String, audio: SoundReport?
+    ) {
+        self.actuators = actuators
+        self.content = content
+        self.events = events
+        self.passes = passes
+        self.commands = commands
+        self.statusReads = statusReads
+        self.late = late
+        self.dropped = dropped
+        self.maximumLatenessMicroseconds = maximumLatenessMicroseconds
+        self.p99LatenessMicroseconds = p99LatenessMicroseconds
+        self.elapsedSeconds = elapsedSeconds
+        self.transitions = transitions
+        self.calibration = calibration
+        self.audio = audio
+    }
 }

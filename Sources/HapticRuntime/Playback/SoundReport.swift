@@ -2,9 +2,9 @@ import ActuatorHAL
 
 /// Where a playback's sound went and when each sound started against the haptic deadline it was
 /// scheduled for.
-public struct SoundReport: Sendable, Encodable {
+public struct SoundReport: Sendable, Codable {
     /// One sound's start.
-    public struct Onset: Sendable, Encodable {
+    public struct Onset: Sendable, Codable {
         /// The haptic deadline, in seconds after playback began.
         public var deadlineSeconds: Double
         /// First sample out of the device minus the deadline (positive: late), in microseconds.

@@ -2,7 +2,7 @@ import ActuatorHAL
 
 /// Power transitions of one kind during a run (same transition, same states): how many, the
 /// slowest against the budget, and how many overran it. Keeps a long `--loop` summary short.
-public struct TransitionTally: Sendable, Encodable, Equatable {
+public struct TransitionTally: Sendable, Codable, Equatable {
     public var transition: String
     public var from: String
     public var to: String

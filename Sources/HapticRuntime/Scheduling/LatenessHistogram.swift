@@ -17,6 +17,8 @@ public struct LatenessHistogram: Sendable {
     public private(set) var maximum: Duration
     /// The smallest sample (zero when empty).
     public private(set) var minimum: Duration
+    /// The sum of every sample, in nanoseconds (for a Prometheus histogram's `_sum`).
+    public private(set) var sumNanoseconds: Int64 = 0
 
     /// An empty histogram.
     public init() {
@@ -33,6 +35,16 @@ public struct LatenessHistogram: Sendable {
         if count == 0 || value < minimum { minimum = value }
         if value > maximum { maximum = value }
         count += 1
+        sumNanoseconds &+= value.nanoseconds
+    }
+
+    /// Samples at or below `bound`, to the histogram's resolution (a bucket counts when its lower
+    /// bound is at or below `bound`).
+    public func count(atOrBelow bound: Duration) -> Int {
+        guard count > 0 else { return 0 }
+        if bound >= maximum { return count }
+        let last = Self.bucketIndex(of: bound.nanoseconds)
+        return counts[...last].reduce(0, +)
     }
 
     /// The value below or at which `p` percent of the samples lie (`percentile(99)` is p99), to
@@ -52,6 +64,22 @@ public struct LatenessHistogram: Sendable {
             }
         }
         return maximum
+    }
+
+    /// The samples recorded since `earlier`, a snapshot of this histogram taken before. The
+    /// maximum is exact when it grew since the snapshot; otherwise it is the bucket bound of the
+    /// largest new sample (within 1/64), and so is the minimum.
+    public func since(_ earlier: LatenessHistogram) -> LatenessHistogram {
+        var delta = LatenessHistogram()
+        delta.counts = zip(counts, earlier.counts).map { max(0, $0 - $1) }
+        delta.count = delta.counts.reduce(0, +)
+        delta.sumNanoseconds = sumNanoseconds - earlier.sumNanoseconds
+        guard delta.count > 0 else { return delta }
+        let lowest = delta.counts.firstIndex { $0 > 0 } ?? 0
+        let highest = delta.counts.lastIndex { $0 > 0 } ?? 0
+        delta.minimum = .nanoseconds(Self.lowerBound(ofBucket: lowest))
+        delta.maximum = maximum > earlier.maximum ? maximum : .nanoseconds(Self.lowerBound(ofBucket: highest))
+        return delta
     }
 
     /// A copy with its own storage, so that recording into the original never copies on the

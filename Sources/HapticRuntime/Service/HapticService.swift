@@ -113,11 +113,11 @@ public final class HapticService: @unchecked Sendable {
         public var warnings: [String]
     }
 
-    /// Plays `request` for `client`.
+    /// Plays `request` for `client`; `onEnd`, when given, is called once when the player ends.
     /// - Throws: `ServiceError` with a reason code: content that does not load or is too long,
     ///   an unknown actuator, library item, event or profile, `busy` (a higher priority holds an
     ///   actuator), `tooManyPlayers`, `rateLimited`, `engineUnavailable`.
-    public func play(_ request: ServicePlayRequest, from client: ServiceClient) throws(ServiceError) -> Started {
+    public func play(_ request: ServicePlayRequest, from client: ServiceClient, onEnd: (@Sendable (PlayerEndReason) -> Void)? = nil) throws(ServiceError) -> Started {
         try takeToken(for: client)
         let (name, content) = try resolve(request, for: client)
         guard let content else { return Started(player: nil, warnings: []) }
@@ -139,6 +139,7 @@ public final class HapticService: @unchecked Sendable {
                 actuators: targets ?? engine.actuatorNames, duration: duration, outlivesClient: request.outlivesClient
             )
             entries[id] = Entry(info: info, players: players, unfinished: players.count)
+            if let onEnd { endWaiters[id] = [onEnd] }
             for player in players {
                 player.completionHandler = { [weak self] error in self?.playerCompleted(id, failed: error != nil) }
                 do {
@@ -456,7 +457,7 @@ private final class StopOutcome: @unchecked Sendable {
 }
 
 /// Counts since the service started.
-public struct ServiceCounters: Sendable, Hashable, Encodable {
+public struct ServiceCounters: Sendable, Hashable, Codable {
     /// Players started.
     public var triggers = 0
     /// Requests refused, by reason code.
@@ -465,11 +466,13 @@ public struct ServiceCounters: Sendable, Hashable, Encodable {
     public var preemptions = 0
     /// Times the engine stopped on its own.
     public var faults = 0
+
+    public init() {}
 }
 
 /// What `status` reports.
-public struct ServiceStatus: Sendable, Hashable, Encodable {
-    public struct Actuator: Sendable, Hashable, Encodable {
+public struct ServiceStatus: Sendable, Hashable, Codable {
+    public struct Actuator: Sendable, Hashable, Codable {
         public var name: String
         public var powerState: String
         public var players: Int

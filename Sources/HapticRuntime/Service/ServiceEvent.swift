@@ -1,5 +1,5 @@
 /// A player of the service as clients see it.
-public struct ServicePlayerInfo: Sendable, Hashable, Encodable {
+public struct ServicePlayerInfo: Sendable, Hashable, Codable {
     public var id: Int
     /// What it plays: the library name, the event name, `notation`, `ahap`, `effect 47`, …
     public var name: String
@@ -13,7 +13,7 @@ public struct ServicePlayerInfo: Sendable, Hashable, Encodable {
 }
 
 /// Why a player ended.
-public enum PlayerEndReason: String, Sendable, Hashable, Encodable {
+public enum PlayerEndReason: String, Sendable, Hashable, Codable {
     /// It played to its end.
     case finished
     /// A client stopped it.
@@ -71,4 +71,4 @@ public enum ServiceEvent: Sendable, Hashable, Encodable {
     }
 }
 
-extension FeedbackProfile: Encodable {}
+extension FeedbackProfile: Codable {}

@@ -1,0 +1,24 @@
+import Foundation
+import HapticRuntime
+import HummingbirdCore
+import NIOCore
+
+/// `GET /events`: every service event as one JSON object per line (NDJSON), for as long as the
+/// client stays connected (`curl --unix-socket … /events`, `hapticboard client events`).
+enum EventStream {
+    /// Writes events to `writer` until the client goes away.
+    static func write(service: HapticService, to writer: inout any ResponseBodyWriter) async throws {
+        let (events, continuation) = AsyncStream.makeStream(of: ServiceEvent.self, bufferingPolicy: .bufferingNewest(1_024))
+        let token = service.subscribe { continuation.yield($0) }
+        defer { service.unsubscribe(token) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A first line at once, so a client knows the stream is open.
+        try await writer.write(ByteBuffer(string: #"{"event":"subscribed"}"# + "\n"))
+        for await event in events {
+            var line = try encoder.encode(event)
+            line.append(0x0A)
+            try await writer.write(ByteBuffer(bytes: line))
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import HapticRuntime
+import HummingbirdWebSocket
+import NIOCore
+
+/// One WebSocket connection to `/ws`: low-latency triggers and, once subscribed, the event stream.
+///
+/// Each text message is one JSON object with an `op`:
+/// - `{"op": "play", "notation": "loud sharp"}` — or `ahap` (the document as a string or object),
+///   `notes`, `library`, `effect`, `event`, or `feedback` (`impact` with `style`, `notification`
+///   with `type`, `selection`) and `intensity`; optional `actuators`, `priority`, `outlive`,
+///   `profile`, and `id`, echoed in the answer;
+/// - `{"op": "stop", "player": 3}`, `{"op": "stop-all"}`;
+/// - `{"op": "subscribe"}`, `{"op": "unsubscribe"}`.
+///
+/// Answers: `{"op": "started", "id", "player", "warnings"}`, `{"op": "stopped", "id"}`,
+/// `{"op": "error", "id", "error": {code, message, …}}`; events as `{"event": …}`. Feedback the
+/// connection started stops when it closes, unless it asked to outlive it.
+struct WebSocketSession {
+    let api: ServeAPI
+    let client: ServiceClient
+
+    /// Reads messages until the client closes; replies and events are written by one task, in order.
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let (outgoing, sender) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(4_096))
+        let subscription = Subscription(service: api.service, sender: sender)
+        defer {
+            subscription.cancel()
+            sender.finish()
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await text in outgoing { try await outbound.write(.text(text)) }
+            }
+            for try await message in inbound.messages(maxSize: ServeLimits.maximumBodySize) {
+                guard case .text(let text) = message else {
+                    sender.yield(Self.encode(Reply(op: "error", error: ServeError(ServiceError(.invalidRequest, "send JSON text messages")).body.error)))
+                    continue
+                }
+                sender.yield(handle(text, subscription: subscription))
+            }
+            sender.finish()
+            try await group.waitForAll()
+        }
+    }
+
+    private func handle(_ text: String, subscription: Subscription) -> String {
+        var id: JSONValue?
+        do {
+            guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+                throw ServiceError(.invalidRequest, "expected a JSON object", pointer: "")
+            }
+            id = object["id"].flatMap(JSONValue.init)
+            guard let op = object["op"] as? String else { throw ServiceError(.invalidRequest, "missing 'op' (play, stop, stop-all, subscribe, unsubscribe)", pointer: "/op") }
+            switch op {
+            case "play":
+                let started = try api.service.play(try Self.playRequest(object), from: client)
+                api.metrics.triggered(started.player != nil)
+                return Self.encode(Reply(op: "started", id: id, player: started.player, warnings: started.warnings))
+            case "stop":
+                try Self.allow(object, ["op", "id", "player"])
+                guard let player = object["player"] as? Int else { throw ServiceError(.invalidRequest, "expected the player's id", pointer: "/player") }
+                try api.service.stop(player: player)
+                return Self.encode(Reply(op: "stopped", id: id))
+            case "stop-all":
+                try Self.allow(object, ["op", "id"])
+                api.service.stopAll()
+                return Self.encode(Reply(op: "stopped", id: id))
+            case "subscribe", "unsubscribe":
+                try Self.allow(object, ["op", "id"])
+                if op == "subscribe" { subscription.start() } else { subscription.cancel() }
+                return Self.encode(Reply(op: op + "d", id: id))
+            default:
+                throw ServiceError(.invalidRequest, "unknown op '\(op)' (play, stop, stop-all, subscribe, unsubscribe)", pointer: "/op")
+            }
+        } catch let error as ServiceError {
+            return Self.encode(Reply(op: "error", id: id, error: ServeError(error).body.error))
+        } catch let error as ServeError {
+            return Self.encode(Reply(op: "error", id: id, error: error.body.error))
+        } catch {
+            return Self.encode(Reply(op: "error", id: id, error: ServeError(ServiceError(.invalidRequest, "not JSON: \(error.localizedDescription)")).body.error))
+        }
+    }
+
+    /// A play message as a request: exactly one content field and the options.
+    static func playRequest(_ object: [String: Any]) throws -> ServicePlayRequest {
+        let contentKeys = ["ahap", "notation", "notes", "library", "effect", "event", "feedback"]
+        try allow(object, Set(contentKeys + ["op", "id", "actuators", "priority", "outlive", "profile", "style", "type", "intensity"]))
+        let given = contentKeys.filter { object[$0] != nil }
+        guard given.count == 1, let key = given.first else {
+            throw ServiceError(.invalidRequest, "a play message names exactly one of \(contentKeys.joined(separator: ", "))")
+        }
+        var request = ServicePlayRequest(content: try content(key, object))
+        if let actuators = object["actuators"] {
+            guard let names = actuators as? [String] else { throw ServiceError(.invalidRequest, "expected a list of actuator names", pointer: "/actuators") }
+            request.actuators = names
+        }
+        if let priority = object["priority"] {
+            guard let value = priority as? Int else { throw ServiceError(.invalidRequest, "expected an integer", pointer: "/priority") }
+            request.priority = value
+        }
+        if let outlive = object["outlive"] {
+            guard let value = outlive as? Bool else { throw ServiceError(.invalidRequest, "expected true or false", pointer: "/outlive") }
+            request.outlivesClient = value
+        }
+        if let profile = object["profile"] {
+            guard let name = profile as? String, let value = FeedbackProfile(rawValue: name) else {
+                throw ServiceError(.unknownProfile, "expected full, quiet or silent", pointer: "/profile")
+            }
+            request.profile = value
+        }
+        return request
+    }
+
+    private static func content(_ key: String, _ object: [String: Any]) throws -> ServiceContent {
+        let value = object[key]
+        func text() throws -> String {
+            guard let text = value as? String else { throw ServiceError(.invalidRequest, "expected a string", pointer: "/\(key)") }
+            return text
+        }
+        switch key {
+        case "ahap":
+            if let document = value as? [String: Any] {
+                let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
+                return .ahap(String(decoding: data, as: UTF8.self))
+            }
+            return .ahap(try text())
+        case "notation": return .notation(try text())
+        case "notes": return .notes(try text())
+        case "library": return .library(try text())
+        case "event": return .event(try text())
+        case "effect":
+            guard let id = value as? Int else { throw ServiceError(.invalidRequest, "expected a ROM effect id 1...123", pointer: "/effect") }
+            return .effect(id)
+        default:
+            let style = (object["style"] ?? object["type"]) as? String
+            guard let kind = value as? String else { throw ServiceError(.invalidRequest, "expected impact, notification or selection", pointer: "/feedback") }
+            let intensity = object["intensity"].map { ($0 as? Double) ?? Double.nan } ?? 1
+            return try ServeAPI.feedback(kind: kind, style: style, intensity: intensity)
+        }
+    }
+
+    /// Refuses fields a message may not have.
+    static func allow(_ object: [String: Any], _ keys: Set<String>) throws {
+        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
+            throw ServiceError(.invalidRequest, "unknown field '\(unknown)'", pointer: "/\(unknown)")
+        }
+    }
+
+    private static func encode(_ reply: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(reply)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"op":"error"}"#
+    }
+
+    /// One answer.
+    struct Reply: Encodable {
+        var op: String
+        var id: JSONValue?
+        var player: ServicePlayerInfo?
+        var warnings: [String]?
+        var error: ServeError.Body.Detail?
+    }
+}
+
+/// The client's correlation id, echoed as given (a number or a string).
+enum JSONValue: Encodable {
+    case number(Double)
+    case string(String)
+
+    init?(_ value: Any) {
+        if let text = value as? String { self = .string(text) } else if let number = value as? Double { self = .number(number) } else { return nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .number(let number): try container.encode(number)
+        case .string(let text): try container.encode(text)
+        }
+    }
+}
+
+/// A connection's subscription to the event stream.
+private final class Subscription: @unchecked Sendable {
+    private let service: HapticService
+    private let sender: AsyncStream<String>.Continuation
+    private let lock = NSLock()
+    private var token: Int?
+
+    init(service: HapticService, sender: AsyncStream<String>.Continuation) {
+        self.service = service
+        self.sender = sender
+    }
+
+    func start() {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let sender = self.sender
+        lock.withLock {
+            guard token == nil else { return }
+            token = service.subscribe { event in
+                if let data = try? encoder.encode(event) { sender.yield(String(decoding: data, as: UTF8.self)) }
+            }
+        }
+    }
+
+    func cancel() {
+        lock.withLock {
+            if let token { service.unsubscribe(token) }
+            token = nil
+        }
+    }
+}

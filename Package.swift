@@ -116,6 +116,9 @@ let package = Package(
         .testTarget(name: "HardwareMocksTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         // The runtime's tests also decode real sound files, through the Linux back end.
         .testTarget(name: "HapticRuntimeTests", dependencies: ["HapticRuntime", "ActuatorHAL", "ActuatorHALLinux", "HardwareMocks"]),
-        .testTarget(name: "hapticboardTests", dependencies: ["hapticboard"]),
+        .testTarget(name: "hapticboardTests", dependencies: [
+            "hapticboard",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        ]),
     ]
 )

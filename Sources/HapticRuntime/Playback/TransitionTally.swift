@@ -13,22 +13,30 @@ public struct TransitionTally: Sendable, Codable, Equatable {
 
     /// One tally per kind, in the order each kind first happened.
     public static func tallies(_ reports: [PowerTransitionReport]) -> [TransitionTally] {
-        var tallies: [TransitionTally] = []
-        for report in reports {
+        merged(reports.map { report in
             let record = TransitionRecord(report)
-            if let index = tallies.firstIndex(where: { $0.transition == record.transition && $0.from == record.from && $0.to == record.to }) {
-                tallies[index].count += 1
-                tallies[index].maximumElapsedMicroseconds = max(tallies[index].maximumElapsedMicroseconds, record.elapsedMicroseconds)
-                tallies[index].budgetMicroseconds = max(tallies[index].budgetMicroseconds, record.budgetMicroseconds)
-                tallies[index].overruns += record.overran ? 1 : 0
+            return TransitionTally(
+                transition: record.transition, from: record.from, to: record.to, count: 1,
+                maximumElapsedMicroseconds: record.elapsedMicroseconds, budgetMicroseconds: record.budgetMicroseconds,
+                overruns: record.overran ? 1 : 0
+            )
+        })
+    }
+
+    /// Tallies of the same kind (transition, from, to) combined: counts and overruns added, the
+    /// slowest kept.
+    public static func merged(_ tallies: [TransitionTally]) -> [TransitionTally] {
+        var merged: [TransitionTally] = []
+        for tally in tallies {
+            if let index = merged.firstIndex(where: { $0.transition == tally.transition && $0.from == tally.from && $0.to == tally.to }) {
+                merged[index].count += tally.count
+                merged[index].maximumElapsedMicroseconds = max(merged[index].maximumElapsedMicroseconds, tally.maximumElapsedMicroseconds)
+                merged[index].budgetMicroseconds = max(merged[index].budgetMicroseconds, tally.budgetMicroseconds)
+                merged[index].overruns += tally.overruns
             } else {
-                tallies.append(TransitionTally(
-                    transition: record.transition, from: record.from, to: record.to, count: 1,
-                    maximumElapsedMicroseconds: record.elapsedMicroseconds, budgetMicroseconds: record.budgetMicroseconds,
-                    overruns: record.overran ? 1 : 0
-                ))
+                merged.append(tally)
             }
         }
-        return tallies
+        return merged
     }
 }

@@ -89,6 +89,9 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "On the sim board, run the virtual clock as fast as possible instead of in real time (for tests).")
     var fast = false
 
+    @Flag(name: .long, help: "Open the board directly even when a service (hapticboard serve) is running; by default play goes through a running service, which owns the hardware.")
+    var noService = false
+
     @Option(name: .long, help: ArgumentHelp("How late a transient may be before it is dropped rather than played late, in milliseconds; raise it on slow or emulated machines.", valueName: "ms"))
     var lateTolerance: Double = 3
 
@@ -112,6 +115,10 @@ struct PlayCommand: ParsableCommand {
         if loop, content.eventCount == 0 { throw CommandLineError.nothingToLoop }
         if !quiet {
             for item in content.items { for warning in item.content.warnings { printError(warning.description) } }
+        }
+        if !noService, let service = try ServicePlayback(options: options, socketPath: ServiceConnection.defaultSocketPath) {
+            try service.play(content, actuator: actuator, loop: loop, rate: rate, noAudio: noAudio, effect: effect, quiet: quiet)
+            return
         }
         let board = try CommandBoard.open(options.resolvedBoard, calibrations: try state.store.load())
         // Closed only at an orderly end, after the chips were stopped; a death leaves the guardian to it.

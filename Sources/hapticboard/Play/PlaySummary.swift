@@ -50,6 +50,16 @@ struct PlaySummary: Encodable {
         pcm = targets.compactMap { target in board.simulatedPCM(of: target).flatMap { PCMDriveState(target, devices: $0) } }
     }
 
+    /// The summary of a playback the service made (no simulated chips to show).
+    init(board: String, report: PlaybackReport) {
+        self.board = board
+        self.report = report
+        stoppedBy = nil
+        chips = []
+        onsetSpreadMicroseconds = nil
+        pcm = []
+    }
+
     private enum CodingKeys: String, CodingKey {
         case board, stoppedBy, chips, onsetSpreadMicroseconds, pcm
     }

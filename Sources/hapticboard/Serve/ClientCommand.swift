@@ -27,8 +27,8 @@ struct ClientCommand: ParsableCommand {
 
         func run() throws {
             let connection = socket.connection
-            let status = try ServiceConnection.blocking { try await connection.request(.GET, "/status") }
-            let players = try ServiceConnection.blocking { try await connection.request(.GET, "/players") }
+            let status = try ServiceConnection.blocking { try await connection.request("GET", "/status") }
+            let players = try ServiceConnection.blocking { try await connection.request("GET", "/players") }
             if json {
                 print(String(decoding: status.body, as: UTF8.self))
                 return
@@ -55,7 +55,7 @@ struct ClientCommand: ParsableCommand {
         func run() throws {
             let connection = socket.connection
             let path = player.map { "/players/\($0)" } ?? "/players"
-            let answer = try ServiceConnection.blocking { try await connection.request(.DELETE, path) }
+            let answer = try ServiceConnection.blocking { try await connection.request("DELETE", path) }
             guard (200..<300).contains(answer.status) else { throw answer.refusal }
             print(player.map { "stopped player \($0)" } ?? "stopped every player")
         }

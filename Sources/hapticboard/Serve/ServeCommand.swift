@@ -155,7 +155,8 @@ struct ServeCommand: AsyncParsableCommand {
         limits.maximumDuration = .milliseconds(maxDurationMs)
         limits.maximumEvents = maxEvents
         limits.triggersPerSecond = maxTriggersPerSecond
-        limits.triggerBurst = maxTriggersPerSecond * 2
+        // At least one trigger at once, however low the rate.
+        limits.triggerBurst = max(1, maxTriggersPerSecond * 2)
         return limits
     }
 

@@ -53,6 +53,9 @@ struct ServeErrorMiddleware: RouterMiddleware {
             throw error
         } catch let error as ServiceError {
             throw ServeError(error)
+        } catch is NIOTooManyBytesError {
+            service.countRefusal(.bodyTooLarge)
+            throw ServeError(ServiceError(.bodyTooLarge, "the body is larger than \(ServeLimits.maximumBodySize) bytes"))
         } catch let error as HTTPError {
             let code: ServiceError.Code = error.status == .contentTooLarge ? .bodyTooLarge : .invalidRequest
             if code == .bodyTooLarge { service.countRefusal(code) }

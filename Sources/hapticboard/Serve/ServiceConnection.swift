@@ -55,15 +55,24 @@ struct ServiceConnection {
 
     /// One request; the connection closes with it (so feedback started without `outlive` or
     /// `wait` would stop at once — callers ask for one of them).
-    func request(_ method: HTTPMethod, _ path: String, body: String? = nil, timeout: TimeAmount = .seconds(120)) async throws -> Answer {
+    func request(_ method: String, _ path: String, body: String? = nil) async throws -> Answer {
         guard let url = URL(httpURLWithSocketPath: socketPath, uri: path) else { throw ServiceRefusal(status: 0, code: "bad-socket-path", message: "cannot address \(socketPath)") }
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = method
+        return try await Self.request(method, url: url.absoluteString, body: body)
+    }
+
+    /// One request to `url` (`http+unix://…` or the TCP listener's `http://…`, with its `token`).
+    static func request(_ method: String, url: String, token: String? = nil, body: String? = nil) async throws -> Answer {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        // One connection per request: the service ties feedback to its connection, so a
+        // connection kept alive in a pool would keep feedback that should have stopped.
+        request.headers.add(name: "Connection", value: "close")
         if let body {
             request.body = .bytes(ByteBuffer(string: body))
             request.headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         let bytes = try await response.body.collect(upTo: 16 << 20)
         return Answer(status: Int(response.status.code), body: Data(bytes.readableBytesView))
     }

@@ -1,0 +1,253 @@
+import Foundation
+import HapticRuntime
+import HardwareMocks
+import HummingbirdWSClient
+import Logging
+import XCTest
+@testable import hapticboard
+
+/// `hapticboard serve` on the simulated board, over its real Unix socket and TCP listener: every
+/// route, the refusals, arbitration, clients leaving, the event stream, WebSocket and SIGTERM.
+final class ServeTests: XCTestCase {
+    nonisolated(unsafe) private static var server: Process?
+    nonisolated(unsafe) private static var serverOutput: Pipe?
+    private static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hb-serve-\(UUID().uuidString)")
+    private static var socketPath: String { folder.appendingPathComponent("hb.sock").path }
+    private static let port = 20_000 + Int(ProcessInfo.processInfo.processIdentifier % 20_000)
+    private static let token = "test-token-0123456789abcdef"
+
+    private var connection: ServiceConnection { ServiceConnection(socketPath: Self.socketPath) }
+
+    override class func setUp() {
+        super.setUp()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let library = folder.appendingPathComponent("library")
+        try? FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        try? "loud sharp\n. 0.1s\nsoft dull\n".write(to: library.appendingPathComponent("success.hnl"), atomically: true, encoding: .utf8)
+        try? token.write(to: folder.appendingPathComponent("token"), atomically: true, encoding: .utf8)
+        try? #"{ "name": "t", "profiles": [ { "name": "quiet", "feedbacks": [ { "event-name": "button-pressed", "type": "VibraRumble", "duration": 12 } ] } ] }"#
+            .write(to: folder.appendingPathComponent("theme.json"), atomically: true, encoding: .utf8)
+        guard let command = try? BuiltCommand() else { return }
+        let (process, _, errorOutput) = command.process([
+            "serve", "--socket", socketPath, "--library", library.path, "--theme", folder.appendingPathComponent("theme.json").path,
+            "--listen", "127.0.0.1:\(port)", "--token-file", folder.appendingPathComponent("token").path, "--max-triggers-per-second", "200",
+        ])
+        try? process.run()
+        server = process
+        serverOutput = errorOutput
+        // Start-up: the listeners are up once the socket accepts a connection.
+        for _ in 0..<600 where !ServiceConnection.isServing(at: socketPath) { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    override class func tearDown() {
+        server?.terminate()
+        server?.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        guard Self.server?.isRunning == true, ServiceConnection.isServing(at: Self.socketPath) else {
+            throw XCTSkip("hapticboard serve did not start (is the command built?)")
+        }
+    }
+
+    private func request(_ method: HTTPMethodName, _ path: String, body: String? = nil) throws -> ServiceConnection.Answer {
+        let connection = self.connection
+        return try ServiceConnection.blocking { try await connection.request(method.rawValue, path, body: body) }
+    }
+
+    private func json(_ answer: ServiceConnection.Answer) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: answer.body) as? [String: Any], String(decoding: answer.body, as: UTF8.self))
+    }
+
+    private func errorCode(_ answer: ServiceConnection.Answer) throws -> String? {
+        (try json(answer)["error"] as? [String: Any])?["code"] as? String
+    }
+
+    func testStatusBoardAndOpenAPIAnswer() throws {
+        let status = try request(.get, "/status").decoded(ServiceStatus.self)
+        XCTAssertEqual(status.board, "sim")
+        XCTAssertEqual(status.actuators.map(\.name), ["main"])
+        XCTAssertEqual(status.library, ["success"])
+        XCTAssertEqual(status.theme, "t")
+        XCTAssertEqual((try json(request(.get, "/board"))["board"] as? String), "sim")
+        XCTAssertEqual((try json(request(.get, "/openapi.json"))["openapi"] as? String), "3.1.0")
+        let metrics = try request(.get, "/metrics")
+        XCTAssertEqual(metrics.status, 200)
+        XCTAssertTrue(String(decoding: metrics.body, as: UTF8.self).contains("hapticboard_dispatch_lateness_seconds_bucket{le=\"+Inf\"}"))
+    }
+
+    func testWaitingForAPlayerReportsItsEnd() throws {
+        let answer = try request(.post, "/play/notation?wait=true", body: "loud sharp\n. 0.1s\nsoft dull\n")
+        XCTAssertEqual(answer.status, 200, String(decoding: answer.body, as: UTF8.self))
+        let body = try json(answer)
+        XCTAssertEqual(body["ended"] as? String, "finished")
+        let report = try XCTUnwrap(body["report"] as? [String: Any])
+        XCTAssertGreaterThan(report["commands"] as? Int ?? 0, 0)
+        XCTAssertEqual(try request(.post, "/play/library/success?wait=true").status, 200)
+        XCTAssertEqual(try request(.post, "/feedback/impact/rigid?intensity=0.5&wait=true").status, 200)
+        XCTAssertEqual(try request(.post, "/feedback/notification/error?wait=true").status, 200)
+        XCTAssertEqual(try request(.post, "/play/effect/47?wait=true").status, 200)
+    }
+
+    func testRefusalsAreJSONWithReasonCodesAndPointers() throws {
+        let badAHAP = try request(.post, "/play/ahap", body: #"{ "Pattern": [ { "Event": { "Time": "soon", "EventType": "HapticTransient" } } ] }"#)
+        XCTAssertEqual(badAHAP.status, 400)
+        let error = try XCTUnwrap(try json(badAHAP)["error"] as? [String: Any])
+        XCTAssertEqual(error["code"] as? String, "invalid-content")
+        XCTAssertEqual(error["pointer"] as? String, "/Pattern/0/Event/Time")
+        XCTAssertEqual(error["line"] as? Int, 1)
+        XCTAssertEqual(try errorCode(request(.post, "/play/library/sucess")), "not-in-library")
+        XCTAssertEqual(try request(.post, "/play/effect/124").status, 400)
+        XCTAssertEqual(try errorCode(request(.post, "/play/notation?priority=high", body: "loud sharp")), "invalid-request")
+        XCTAssertEqual(try errorCode(request(.post, "/play/notation?volume=11", body: "loud sharp")), "invalid-request")
+        XCTAssertEqual(try errorCode(request(.post, "/play/notation?actuator=left", body: "loud sharp")), "unknown-actuator")
+        XCTAssertEqual(try errorCode(request(.put, "/profile", body: #"{"profile": "quiet", "volume": 3}"#)), "invalid-request")
+        XCTAssertEqual(try errorCode(request(.post, "/prepare", body: #"{"keepAwakeMs": "long"}"#)), "invalid-request")
+        XCTAssertEqual(try errorCode(request(.post, "/events/phone-incoming-call")), "unknown-event")
+        XCTAssertEqual(try request(.get, "/no-such-route").status, 404)
+        let tooLarge = try request(.post, "/play/notation", body: String(repeating: "# padding\n", count: 120_000))
+        XCTAssertEqual(tooLarge.status, 413)
+        XCTAssertEqual(try errorCode(tooLarge), "body-too-large")
+        XCTAssertEqual(try request(.get, "/status").status, 200, "the service keeps serving")
+    }
+
+    func testAHigherPriorityPreemptsAndALowerOneIsBusy() throws {
+        let long = "continuous 3s:\n  intensity: loud\n"
+        let background = try json(request(.post, "/play/notation?outlive=true&priority=1", body: long))
+        let backgroundID = try XCTUnwrap((background["player"] as? [String: Any])?["id"] as? Int)
+        XCTAssertEqual(try errorCode(request(.post, "/play/notation?outlive=true&priority=0", body: long)), "busy")
+        let alarm = try request(.post, "/play/notation?outlive=true&priority=9", body: long)
+        XCTAssertEqual(alarm.status, 201)
+        let players = try request(.get, "/players").decoded([ServicePlayerInfo].self)
+        XCTAssertFalse(players.contains { $0.id == backgroundID }, "preempted")
+        XCTAssertEqual(try request(.delete, "/players").status, 200)
+        XCTAssertEqual(try request(.get, "/players").decoded([ServicePlayerInfo].self), [])
+    }
+
+    func testFeedbackStopsWhenItsConnectionClosesUnlessItOutlivesIt() throws {
+        // One request per connection: the player's client is gone as soon as the answer is read.
+        let started = try request(.post, "/play/notation", body: "continuous 5s:\n  intensity: loud\n")
+        XCTAssertEqual(started.status, 201)
+        let id = try XCTUnwrap((try json(started)["player"] as? [String: Any])?["id"] as? Int)
+        var remaining = try request(.get, "/players").decoded([ServicePlayerInfo].self)
+        for _ in 0..<200 where remaining.contains(where: { $0.id == id }) {
+            Thread.sleep(forTimeInterval: 0.05)
+            remaining = try request(.get, "/players").decoded([ServicePlayerInfo].self)
+        }
+        XCTAssertFalse(remaining.contains { $0.id == id }, "the player outlived its client")
+        XCTAssertEqual(try request(.delete, "/players").status, 200)
+    }
+
+    func testNamedEventsFollowTheProfile() throws {
+        XCTAssertEqual(try request(.put, "/profile", body: #"{"profile": "silent"}"#).status, 200)
+        let silent = try json(request(.post, "/events/button-pressed?wait=true"))
+        XCTAssertNil(silent["player"], "silent gives the event no vibra")
+        XCTAssertEqual(try request(.put, "/profile", body: #"{"profile": "full"}"#).status, 200)
+        let full = try json(request(.post, "/events/button-pressed?wait=true"))
+        XCTAssertEqual(full["ended"] as? String, "finished")
+    }
+
+    func testTheEventStreamShowsPlayersStartAndEnd() throws {
+        let connection = self.connection
+        let lines = LineBox()
+        let reader = Thread {
+            try? ServiceConnection.blocking {
+                try await connection.events { line in
+                    lines.append(line)
+                    return !line.contains("player-ended")
+                }
+            }
+        }
+        reader.start()
+        for _ in 0..<200 where lines.all.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertEqual(try request(.post, "/play/notation?wait=true", body: "loud sharp\n").status, 200)
+        for _ in 0..<200 where !lines.all.contains(where: { $0.contains("player-ended") }) { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertTrue(lines.all.contains { $0.contains(#""event":"player-started""#) }, "\(lines.all)")
+        XCTAssertTrue(lines.all.contains { $0.contains(#""reason":"finished""#) }, "\(lines.all)")
+    }
+
+    func testTheTCPListenerNeedsTheTokenAndServesWebSocketTriggers() throws {
+        let port = Self.port
+        let url = "http://127.0.0.1:\(port)/status"
+        let token = Self.token
+        let refused = try ServiceConnection.blocking { try await ServiceConnection.request("GET", url: url) }
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertEqual(try errorCode(refused), "unauthorized")
+        XCTAssertEqual(try ServiceConnection.blocking { try await ServiceConnection.request("GET", url: url, token: token) }.status, 200)
+
+        let replies = LineBox()
+        try ServiceConnection.blocking {
+            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/ws?token=\(Self.token)", logger: Logger(label: "test")) { inbound, outbound, _ in
+                try await outbound.write(.text(#"{"op": "play", "notation": "loud sharp", "id": 7}"#))
+                try await outbound.write(.text(#"{"op": "play", "effect": 500, "id": 8}"#))
+                try await outbound.write(.text(#"{"op": "dance"}"#))
+                var count = 0
+                for try await message in inbound.messages(maxSize: 1 << 16) {
+                    if case .text(let text) = message { replies.append(text) }
+                    count += 1
+                    if count == 3 { break }
+                }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+        let all = replies.all
+        XCTAssertEqual(all.count, 3, "\(all)")
+        XCTAssertTrue(all[0].contains(#""op":"started""#) && all[0].contains(#""id":7"#), all[0])
+        XCTAssertTrue(all[1].contains(#""code":"invalid-request""#) && all[1].contains(#""id":8"#), all[1])
+        XCTAssertTrue(all[2].contains("unknown op 'dance'"), all[2])
+    }
+
+    /// SIGTERM mid-pattern: the players stop, the actuators go to standby, the socket goes, exit 0.
+    func testSIGTERMMidPatternStopsEverythingAndExitsZero() throws {
+        let socket = Self.folder.appendingPathComponent("term.sock").path
+        let (process, output, errorOutput) = try BuiltCommand().process(["serve", "--socket", socket])
+        try process.run()
+        for _ in 0..<600 where !ServiceConnection.isServing(at: socket) { Thread.sleep(forTimeInterval: 0.05) }
+        let connection = ServiceConnection(socketPath: socket)
+        let started = try ServiceConnection.blocking { try await connection.request("POST", "/play/notation?outlive=true", body: "continuous 10s:\n  intensity: loud\n") }
+        XCTAssertEqual(started.status, 201)
+        process.terminate()
+        let run = BuiltCommand.finish(process, output: output, errorOutput: errorOutput)
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertTrue(run.errorOutput.contains("every actuator stopped and in standby"), run.errorOutput)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket))
+    }
+
+    /// Every route the router serves is in the OpenAPI document, and every path of the document is served.
+    func testTheOpenAPIDocumentDescribesEveryRoute() throws {
+        let hardware = SimulatedBoardHardware()
+        let board = try CommandBoard.open(Board.simName)
+        let service = HapticService(board: board.opened, scheduler: DeadlineScheduler(clock: hardware.virtualClock), library: ContentLibrary(folder: Self.folder))
+        let api = ServeAPI(
+            service: service, clients: ServeClients(service: service, overrideUIDs: [], tokenHoldersMayOverride: false, logger: Logger(label: "test")),
+            board: try BoardShowReport(board: board, calibrations: .init()), metrics: ServeMetrics(service: service)
+        )
+        let served = Set(api.router(token: nil).routes.map { route in
+            "\(route.method) " + "\(route.path)".split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/").prepending("/")
+        })
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(OpenAPIDocument.text.utf8)) as? [String: Any])
+        let paths = try XCTUnwrap(document["paths"] as? [String: [String: Any]])
+        let described = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
+        XCTAssertEqual(served, described)
+    }
+}
+
+/// The HTTP methods the tests use.
+enum HTTPMethodName: String {
+    case get = "GET", post = "POST", put = "PUT", delete = "DELETE"
+}
+
+/// Lines collected on another thread.
+final class LineBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+private extension String {
+    func prepending(_ prefix: String) -> String { prefix + self }
+}

@@ -27,11 +27,9 @@ struct PlayerStartOverhead {
     func run() throws -> (overhead: LatenessHistogram, missing: Int) {
         let board = try BoardChips.open(board: BuiltInBoard.simName)
         guard let chip = board.chips.first, let simulation = chip.simulation else { throw CommandLineError.noActuators(board: board.boardName) }
-        // The chip model keeps datasheet times (EN to ready, reset) on its virtual clock; pacing
-        // it to the wall clock lets the driver's real waits satisfy them.
-        let bus = ZeroCostBus(device: simulation.bus, clock: clock, deviceClock: PacedClock(pacing: simulation.clock))
-        let driver = DRV2605(bus: bus, address: chip.address, enableLine: simulation.enableLine, clock: clock)
-        let actuator = DRV2605Actuator(name: chip.name, driver: driver, configuration: chip.configuration)
+        let zeroCost = ZeroCostChip(name: chip.name, configuration: chip.configuration, wall: clock, board: simulation, address: chip.address)
+        let bus = zeroCost.bus
+        let actuator = zeroCost.actuator
         // Idle timeouts far beyond the run: every start finds the actuator ready.
         let engine = HapticEngine(
             actuators: [EngineActuator(actuator, name: chip.name, idleTimeouts: IdleTimeouts(standby: .seconds(3_600), sleep: .seconds(7_200)))],

@@ -110,7 +110,7 @@ struct PlayCommand: ParsableCommand {
         let target = targets[0]
         let clock: any MonotonicClock
         if let simulated = target.simulatedClock {
-            clock = fast ? simulated : PacedClock(pacing: simulated)
+            clock = fast ? simulated : PacedClock(pacing: simulated, by: SystemMonotonicClock())
         } else {
             clock = target.clock
         }

@@ -1,12 +1,34 @@
 import ActuatorHAL
 
+/// What a scheduled command runs: a closure, or a long-lived target and an argument, which lets a
+/// player schedule thousands of commands without allocating a closure context for each.
+enum ScheduledAction: Sendable {
+    case closure(@Sendable () throws -> Void)
+    case target(any ScheduledCommandTarget, Int)
+
+    func run() throws {
+        switch self {
+        case .closure(let body): try body()
+        case .target(let target, let argument): try target.runScheduledCommand(argument)
+        }
+    }
+}
+
+/// An object that runs many scheduled commands, told apart by an argument.
+protocol ScheduledCommandTarget: AnyObject, Sendable {
+    func runScheduledCommand(_ argument: Int) throws
+}
+
 /// A command waiting in the scheduler.
 struct ScheduledCommand: Sendable {
     let token: ScheduledToken
     let deadline: MonotonicInstant
     let commandClass: CommandClass
     let costKey: CostKey
-    let action: @Sendable () throws -> Void
+    /// Where the key's queue and learned lead are in `PendingCommands`, so running the command
+    /// never hashes its key.
+    let queue: Int
+    let action: ScheduledAction
 
     /// Earlier deadline first; equal deadlines in schedule order.
     func precedes(_ other: ScheduledCommand) -> Bool {

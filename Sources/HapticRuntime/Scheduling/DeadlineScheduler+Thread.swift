@@ -64,16 +64,26 @@ extension DeadlineScheduler {
         var threadSleeper = initialSleeper
         condition.lock()
         while isRunning {
+            // A caller on the immediate path is running actions: it runs whatever is due, then
+            // hands the role back with a broadcast.
+            if isDispatching {
+                condition.wait()
+                continue
+            }
             guard let next = pending.nextDispatchInstant() else {
                 condition.wait()
                 continue
             }
             let now = clock.now
             if now >= next {
-                let batch = pending.takeDue(at: now)
+                isDispatching = true
+                dueBuffer.removeAll(keepingCapacity: true)
+                pending.takeDue(at: now, into: &dueBuffer)
+                let batch = dueBuffer
                 condition.unlock()
                 dispatch(batch)
                 condition.lock()
+                isDispatching = false
                 continue
             }
             waitTarget = next
@@ -88,7 +98,7 @@ extension DeadlineScheduler {
                 }
                 condition.lock()
                 switch outcome {
-                case .success(false): spinWindowState.observe(oversleep: woke - wakeInstant)
+                case .success(false): spinWindowState.observe(wakeUpError: woke - wakeInstant)
                 case .success(true): break
                 case .failure: sleeper = threadSleeper
                 }

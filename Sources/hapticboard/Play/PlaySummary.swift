@@ -37,7 +37,7 @@ struct PlaySummary: Encodable {
     /// Passes over the content started (a single looping pattern loops inside one pass).
     var passes: Int
     /// Scheduled actions the engine ran: commands, mode switches, power and timer actions, and the
-    /// sound stream's periodic top-ups while sounds play.
+    /// sound stream's periodic top-ups while sounds play (not the refills of a player's plan).
     var commands: Int
     /// Status reads the engine made while playing (fault polls, ROM effects polled to their end),
     /// not counted in `commands`.
@@ -77,7 +77,7 @@ struct PlaySummary: Encodable {
         self.content = content.items.map(\.name)
         events = content.eventCount
         self.passes = passes
-        commands = metrics.dispatched - playback.auxiliaryActionCount - playback.engine.monitoringActionCount
+        commands = metrics.dispatched - playback.auxiliaryActionCount - playback.engine.monitoringActionCount - playback.engine.planRefillCount
         statusReads = playback.engine.monitoringActionCount
         late = metrics.lateness.estimatedCount(above: Self.lateTolerance)
         dropped = metrics.droppedLate + metrics.resynced

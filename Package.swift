@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        // Tests only: counts allocations, to prove the real-time path makes none.
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x, chosen by its header), ALSA,
@@ -76,7 +78,15 @@ let package = Package(
         ),
         .testTarget(name: "ActuatorHALTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "HardwareMocksTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
-        .testTarget(name: "HapticRuntimeTests", dependencies: ["HapticRuntime", "ActuatorHAL", "HardwareMocks"]),
+        // A thread-local allocation counter for the malloc interposer's hook.
+        .target(name: "AllocationCounting", path: "Tests/AllocationCounting"),
+        .testTarget(
+            name: "HapticRuntimeTests",
+            dependencies: [
+                "HapticRuntime", "ActuatorHAL", "HardwareMocks", "AllocationCounting",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        ),
         .testTarget(name: "hapticboardTests", dependencies: ["hapticboard"]),
     ]
 )

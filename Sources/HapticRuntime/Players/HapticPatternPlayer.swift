@@ -71,6 +71,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
         self.id = id
         self.pattern = pattern
         self.channels = channels
+        pending.reserveCapacity(PendingCommands.reservedCommands)
         streams = channels.map { PlayerStreams(actuator: $0.name, player: id) }
         refillKey = CostKey("player-plan", actuators: channels.map(\.name))
         commandTarget.player = self
@@ -464,7 +465,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     private func cancelScheduled() {
         for item in pending.values { engine.scheduler.cancel(item.token) }
-        pending = [:]
+        // Kept: a restarted or looping player refills it without allocating.
+        pending.removeAll(keepingCapacity: true)
         if let loopToken { engine.scheduler.cancel(loopToken) }
         loopToken = nil
         if let refillToken { engine.scheduler.cancel(refillToken) }

@@ -27,7 +27,9 @@ extension DeadlineScheduler {
     /// Runs a batch of due commands in dispatch order, applying the late policy to each at the moment
     /// its turn comes (earlier actions of the batch make later ones later).
     func dispatch(_ batch: [DueCommand]) {
-        for (index, due) in batch.enumerated() {
+        // By index: `enumerated()` is generic code that, unspecialized, allocates per element.
+        for index in 0..<batch.count {
+            let due = batch[index]
             let command = due.command
             if StaleStreamCommands.isStale(index, in: batch) {
                 condition.withLock {

@@ -21,9 +21,14 @@ struct PendingCommands {
         var heap = CommandHeap()
     }
 
+    /// Room made in advance for the commands in flight (a stream's queue, the live set): a
+    /// player keeps `HapticPatternPlayer.planHorizon` of its plan queued, a few hundred commands
+    /// at the fastest update rates, so a playing stream never grows them.
+    static let reservedCommands = 256
+
     private var queues: [CostQueue] = []
     private var queueIndex: [CostKey: Int] = [:]
-    private var live: Set<ScheduledToken> = []
+    private var live = Set<ScheduledToken>(minimumCapacity: 2 * PendingCommands.reservedCommands)
     private var nextSequence: UInt64 = 0
 
     /// Commands scheduled and neither run, dropped nor cancelled.
@@ -41,7 +46,9 @@ struct PendingCommands {
             queues[index].estimate.offer(expectedCost: expectedCost)
         } else {
             index = queues.count
-            queues.append(CostQueue(estimate: CostEstimate(expectedCost: expectedCost)))
+            var queue = CostQueue(estimate: CostEstimate(expectedCost: expectedCost))
+            if case .stream = commandClass { queue.heap.reserveCapacity(Self.reservedCommands) }
+            queues.append(queue)
             queueIndex[costKey] = index
         }
         queues[index].heap.insert(ScheduledCommand(token: token, deadline: deadline, commandClass: commandClass, costKey: costKey, queue: index, action: action))

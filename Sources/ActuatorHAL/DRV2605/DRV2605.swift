@@ -115,8 +115,9 @@ public final class DRV2605 {
     }
 
     private func writeRegister(_ register: DRV2605Register, _ value: UInt8, retryingTransientErrors: Bool) throws(DRV2605Error) {
-        _ = try access(register, retryingTransientErrors: retryingTransientErrors) { () throws(I2CError) in
-            try self.bus.transaction(address: self.address, Self.writeOperations(register, value))
+        try access(register, retryingTransientErrors: retryingTransientErrors) { () throws(I2CError) in
+            // The bus's own register write: on i2c-dev it allocates nothing, once per RTP sample.
+            try self.bus.writeRegister(address: self.address, register: register.rawValue, value: value)
         }
     }
 

@@ -53,7 +53,7 @@ struct PendingCommands {
         }
         queues[index].heap.insert(ScheduledCommand(token: token, deadline: deadline, commandClass: commandClass, costKey: costKey, queue: index, action: action))
         live.insert(token)
-        return (token, deadline - queues[index].estimate.lead)
+        return (token, MonotonicInstant(nanoseconds: deadline.nanoseconds - queues[index].estimate.leadNanoseconds))
     }
 
     /// Forgets `token`'s command; false when it already ran, was dropped or cancelled.
@@ -94,9 +94,9 @@ struct PendingCommands {
     /// within its own key's lead after `now`. They stay live until claimed.
     mutating func takeDue(at now: MonotonicInstant, into due: inout [DueCommand]) {
         while let next = earliest() {
-            let lead = queues[next.queue].estimate.lead
+            let lead = queues[next.queue].estimate.leadNanoseconds
             let isStream = if case .stream = queues[next.queue].heap.first?.commandClass { true } else { false }
-            guard next.dispatchInstant <= now || (isStream && next.dispatchInstant <= now + lead) else { return }
+            guard next.dispatchInstant <= now || (isStream && next.dispatchInstant.nanoseconds <= now.nanoseconds + lead) else { return }
             if let command = queues[next.queue].heap.removeFirst() {
                 due.append(DueCommand(command: command, dispatchInstant: next.dispatchInstant))
             }
@@ -111,7 +111,7 @@ struct PendingCommands {
                 _ = queues[index].heap.removeFirst()
             }
             guard let head = queues[index].heap.first else { continue }
-            let instant = head.deadline - queues[index].estimate.lead
+            let instant = MonotonicInstant(nanoseconds: head.deadline.nanoseconds - queues[index].estimate.leadNanoseconds)
             if let current = best, (current.dispatchInstant, current.sequence) <= (instant, head.token.sequence) { continue }
             best = (instant, head.token.sequence, index)
         }

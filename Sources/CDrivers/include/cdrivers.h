@@ -169,11 +169,17 @@ int hb_rt_set_current_thread_fifo(int priority);
 /* PR_SET_TIMERSLACK for the calling thread, in nanoseconds. */
 int hb_rt_set_current_thread_timer_slack(unsigned long nanoseconds);
 /*
- * mlockall(MCL_CURRENT | MCL_FUTURE) for the whole process, only when RLIMIT_MEMLOCK is unlimited or
- * the process has CAP_IPC_LOCK (EPERM otherwise: a finite limit would make later allocations fail).
- * *memlock_limit receives the soft RLIMIT_MEMLOCK in bytes, UINT64_MAX when unlimited.
+ * mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT): every page the process touches stays resident
+ * from its first touch, and nothing is faulted in only to be locked (plain MCL_CURRENT makes every
+ * mapped page of every library resident). Only when RLIMIT_MEMLOCK is unlimited or the process has
+ * CAP_IPC_LOCK (EPERM otherwise: a finite limit would make later allocations fail). EINVAL on a
+ * kernel without MCL_ONFAULT (before Linux 4.4). *memlock_limit receives the soft RLIMIT_MEMLOCK
+ * in bytes, UINT64_MAX when unlimited.
  */
-int hb_rt_lock_all_memory(uint64_t *memlock_limit);
+int hb_rt_lock_memory_on_fault(uint64_t *memlock_limit);
+/* Touches `bytes` of the calling thread's stack below the caller, so the timing path's stack
+ * pages are faulted in (and, after hb_rt_lock_memory_on_fault, locked) before they are needed. */
+void hb_rt_prefault_stack(size_t bytes);
 /* The soft RLIMIT_RTPRIO; UINT64_MAX when unlimited. */
 int hb_rt_priority_limit(uint64_t *soft_limit);
 

@@ -3,8 +3,9 @@ import Foundation
 
 extension DeadlineScheduler {
     /// Starts the timing thread (a no-op when it runs). With `.whenPermitted` the thread asks for
-    /// SCHED_FIFO, 1 ns timer slack and locked memory, and logs one warning naming how to allow what
-    /// was refused. Real-time set-up locks the whole process's memory, so tests pass `.none`.
+    /// SCHED_FIFO, 1 ns timer slack and memory locked as it is touched (its stack and the
+    /// scheduler's buffers are touched first), and logs one warning naming how to allow what was
+    /// refused. Memory locking is process-wide, so tests pass `.none`.
     ///
     /// The thread keeps the scheduler alive until `stopThread`.
     public func startThread(realtime: RealtimeRequest = .whenPermitted) {
@@ -14,6 +15,8 @@ extension DeadlineScheduler {
         let threadSleeper = sleeper ?? makeSleeper()
         sleeper = threadSleeper
         isRunning = true
+        // Allocated before the thread runs, so the first dispatches neither allocate nor fault.
+        dueBuffer.reserveCapacity(PendingCommands.reservedCommands)
         spinInterrupt.store(false, ordering: .relaxed)
         let thread = Thread { [self] in
             runTimingThread(realtime: realtime, sleeper: threadSleeper)

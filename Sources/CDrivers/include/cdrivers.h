@@ -115,6 +115,10 @@ int hb_pcm_write(hb_pcm *pcm, const int16_t *samples, unsigned long frames, unsi
                  unsigned int *recoveries);
 /* Frames queued ahead of the output (snd_pcm_delay); 0 when the stream is not running. */
 int hb_pcm_delay(hb_pcm *pcm, long *frames);
+/* The delay with the CLOCK_MONOTONIC instant it was true (the last position update, from
+ * snd_pcm_status with timestamps enabled); *measured_ns is 0 when the stream is not running or the
+ * device gives no timestamp, and the delay is then as of now. */
+int hb_pcm_delay_at(hb_pcm *pcm, long *frames, int64_t *measured_ns);
 /* Plays out what is queued, then leaves the stream ready for more writes. */
 int hb_pcm_drain(hb_pcm *pcm);
 /* Discards what is queued, then leaves the stream ready for more writes. */

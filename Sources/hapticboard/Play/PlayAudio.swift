@@ -28,7 +28,8 @@ struct PlayAudio {
         }
         guard let simulatedClock else { return nil }
         let format = try output.map { try board.file.outputFormat($0, at: BoardKeyPath([.key("audio")])) } ?? simulatedFormat
-        let sink = try PCMCaptureSink(name: "sim audio", format: format, clock: simulatedClock)
+        // Its position moves a period at a time, as a real device's does.
+        let sink = try PCMCaptureSink(name: "sim audio", format: format, positionGranularity: .period(halfOutOfPhaseWith: format), clock: simulatedClock)
         let sounds = SoundLibrary(decoder: SoundFileDecoder(), sampleRate: format.sampleRate, contentFile: contentFile)
         return PlayAudio(audio: EngineAudio(output: AudioScheduler(sink: sink, clock: clock), sounds: sounds), isSimulated: true)
     }

@@ -106,6 +106,9 @@ struct PlayCommand: ParsableCommand {
         defer { board.disarmCrashGuardian() }
         let targets = try board.actuators(named: actuator, calibrations: calibrations)
         for target in targets { try target.checkDeviceOpens() }
+        for target in targets {
+            if let bus = target.simulation?.bus { FirstBusWriteReport.installIfRequested(on: bus) }
+        }
         // One clock drives the engine: the hardware's, or the first simulated chip's.
         let target = targets[0]
         let clock: any MonotonicClock

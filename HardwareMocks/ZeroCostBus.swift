@@ -13,7 +13,7 @@ public final class ZeroCostBus: I2CBus, @unchecked Sendable {
     /// Read before each transaction so a simulated `device` has seen the time pass that the
     /// driver waited on `clock` (a `PacedClock` over the device's virtual clock).
     public let deviceClock: (any MonotonicClock)?
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     /// Guarded by `condition`.
     private var isArmed = false
     private var firstWrite: MonotonicInstant?
@@ -54,10 +54,10 @@ public final class ZeroCostBus: I2CBus, @unchecked Sendable {
         }
     }
 
-    /// The time of the first write since `arm()`, waiting up to `patience` seconds of wall time;
+    /// The time of the first write since `arm()`, waiting up to `patience` of wall time;
     /// nil if none came.
-    public func waitForWrite(patience: TimeInterval) -> MonotonicInstant? {
-        let giveUp = Date(timeIntervalSinceNow: patience)
+    public func waitForWrite(patience: Duration) -> MonotonicInstant? {
+        let giveUp = ConditionLock.monotonicNow + patience
         return condition.withLock {
             while firstWrite == nil {
                 guard condition.wait(until: giveUp) else { break }

@@ -34,6 +34,6 @@ final class ImmediateStartTests: XCTestCase {
         chip.bus.arm()
         let click = try engine.makePlayer(with: TestPatterns.taps(at: [0]))
         try click.start(atTime: 0)
-        XCTAssertNotNil(chip.bus.waitForWrite(patience: 0), "the click's first register write happened inside start()")
+        XCTAssertNotNil(chip.bus.waitForWrite(patience: .zero), "the click's first register write happened inside start()")
     }
 }

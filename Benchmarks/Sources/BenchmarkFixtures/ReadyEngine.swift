@@ -51,7 +51,7 @@ public final class ReadyEngine {
         chip.bus.arm()
         let requested = clock.now
         try player.start(atTime: 0)
-        let wrote = chip.bus.waitForWrite(patience: Self.patience)
+        let wrote = chip.bus.waitForWrite(patience: .seconds(Self.patience))
         _ = finished.wait(timeout: .now() + Self.patience)
         return wrote.map { $0 - requested }
     }

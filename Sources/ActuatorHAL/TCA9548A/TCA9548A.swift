@@ -29,7 +29,7 @@ public final class TCA9548A: @unchecked Sendable {
     /// `"<parent>/mux@0x70"`; channel names extend it.
     public let name: String
     /// Serialises select + access so two channels never interleave on the wire.
-    private let lock = NSLock()
+    private let lock = Lock()
 
     /// A switch at `address` on `parent`; no bus traffic until the first access.
     public init(parent: any I2CBus, address: I2CAddress = 0x70) throws(TCA9548AError) {

@@ -47,7 +47,7 @@ public final class EngineAudio {
     private var renderOrder: [HapticPattern] = []
     /// Guards the library and the rendered voices: `prerender` runs on the application's thread
     /// outside the engine's lock, so the timing thread never waits for a long render.
-    private let renderLock = NSLock()
+    private let renderLock = Lock()
     /// Patterns whose voices are kept.
     static let renderCacheSize = 32
 

@@ -21,7 +21,7 @@ public final class HapticEngine: @unchecked Sendable {
     public let compilerOptions: CompilerOptions
 
     let channels: [ActuatorChannel]
-    private let lock = NSRecursiveLock()
+    private let lock = Lock(recursive: true)
     private var lockDepth = 0
     private var deferredCallbacks: [() -> Void] = []
     /// A command scheduled in the current locked section was already due: it runs on the caller's

@@ -1,3 +1,4 @@
+import ActuatorHAL
 import Foundation
 import Logging
 
@@ -81,7 +82,7 @@ public enum PianoError: Error, CustomStringConvertible {
 /// The static API's piano and error handler, behind a lock: UI code and the engine's handler
 /// thread may both call.
 private final class PianoState: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var storedPiano: HapticPiano?
     private var storedHandler: @Sendable (any Error) -> Void = { error in
         Logger(label: "hapticboard.piano").error("\(error)")

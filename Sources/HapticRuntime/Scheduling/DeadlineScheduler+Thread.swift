@@ -18,12 +18,14 @@ extension DeadlineScheduler {
         // Allocated before the thread runs, so the first dispatches neither allocate nor fault.
         dueBuffer.reserveCapacity(PendingCommands.reservedCommands)
         spinInterrupt.store(false, ordering: .relaxed)
-        let thread = Thread { [self] in
-            runTimingThread(realtime: realtime, sleeper: threadSleeper)
+        do {
+            timingThread = try PlatformThread.start(name: name) { [self] in
+                runTimingThread(realtime: realtime, sleeper: threadSleeper)
+            }
+        } catch {
+            isRunning = false
+            logger.error("no timing thread: \(error)")
         }
-        thread.name = name
-        timingThread = thread
-        thread.start()
     }
 
     /// Stops the timing thread and waits for it to exit; commands not yet run stay queued for the
@@ -43,9 +45,9 @@ extension DeadlineScheduler {
         condition.unlock()
         spinInterrupt.store(true, ordering: .releasing)
         threadSleeper?.interrupt()
-        guard Thread.current != thread else { return }
+        guard PlatformThread.current != thread else { return }
         condition.lock()
-        while timingThread === thread {
+        while timingThread == thread {
             condition.wait()
         }
         condition.unlock()

@@ -35,7 +35,7 @@ public final class DeadlineScheduler: @unchecked Sendable {
 
     let logger: Logger
     /// Guards every `var` below and is what an idle timing thread waits on.
-    let condition = NSCondition()
+    let condition = ConditionLock()
     /// Tells a spinning timing thread to look at the queue again (new earlier command, or stop).
     let spinInterrupt = Atomic<Bool>(false)
 
@@ -52,7 +52,7 @@ public final class DeadlineScheduler: @unchecked Sendable {
     /// The batch being run by the dispatch role's holder; kept so that taking due commands reuses
     /// its storage instead of allocating.
     var dueBuffer: [DueCommand] = []
-    var timingThread: Thread?
+    var timingThread: PlatformThread?
     var sleeper: (any InterruptibleSleeper)?
     var realtimeSetupStorage: RealtimeSetup?
     var hasWarnedAboutRealtime = false

@@ -9,7 +9,7 @@ final class SlicedClockSleeper: InterruptibleSleeper, @unchecked Sendable {
     static let slice = Duration.milliseconds(1)
 
     private let clock: any MonotonicClock
-    private let lock = NSLock()
+    private let lock = Lock()
     /// Guarded by `lock`.
     private var interruptPending = false
 

@@ -72,7 +72,7 @@ struct PlayerStartOverhead {
         }
         let requested = clock.now
         try player.start(atTime: 0)
-        let wrote = bus?.waitForWrite(patience: Self.patience)
+        let wrote = bus?.waitForWrite(patience: .seconds(Self.patience))
         let giveUp = Date(timeIntervalSinceNow: Self.patience)
         finished.withLock {
             while !state.isSet {

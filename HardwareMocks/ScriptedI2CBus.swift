@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 /// A bus that plays a script, in the style of embedded-hal-mock's `i2c::Mock`: a test states the
 /// exact transactions it expects, in order — address, operations, what each read returns or the

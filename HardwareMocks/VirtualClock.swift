@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 /// Virtual time for tests and the simulated board, like SwiftNIO's EmbeddedEventLoop: time moves
 /// only when told to, so every test is deterministic.

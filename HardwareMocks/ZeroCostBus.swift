@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 /// An I2C bus whose transactions cost nothing on the wire: each is handed at once to `device` (a
 /// simulated chip that answers as the real one would), and the CLOCK_MONOTONIC time of the first

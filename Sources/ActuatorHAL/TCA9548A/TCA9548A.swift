@@ -1,5 +1,3 @@
-import Foundation
-
 /// A TI TCA9548A 8-channel I2C switch on a parent bus.
 ///
 /// The chip has one register: a control byte whose bit k connects downstream channel k to the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Apple Haptic Audio Pattern files: reading them into a `HapticPattern` the way Core Haptics
 /// does, and writing patterns back out.
@@ -19,7 +23,7 @@ public enum AHAP {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw .unreadableFile(file: file, reason: "\(error.localizedDescription)")
+            throw .unreadableFile(file: file, reason: FileReadFailure.reason(for: error))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .unreadableFile(file: file, reason: "it is not UTF-8 text")

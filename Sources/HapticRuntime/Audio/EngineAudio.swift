@@ -1,5 +1,9 @@
 import ActuatorHAL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `HapticEngine`'s sound: one output stream, the sounds its content names, and the renderer
 /// that turns a pattern's audio events into voices. Attach it with `HapticEngine.attachAudio(_:)`.

@@ -1,5 +1,9 @@
 import ActuatorHAL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes a sound file to float frames at a wanted rate. The runtime is given one (the
 /// libsndfile `SoundFileDecoder` on Linux, a table of generated sounds in tests) so it never

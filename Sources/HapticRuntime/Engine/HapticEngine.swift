@@ -1,5 +1,9 @@
 import ActuatorHAL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Plays haptic patterns on a board's actuators with Core Haptics semantics: players scheduled on
 /// a `DeadlineScheduler`, power managed ahead of content, and every actuator left stopped and in

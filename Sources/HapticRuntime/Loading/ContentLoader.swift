@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads a content file in whichever format it is written, chosen by its extension:
 ///
@@ -68,7 +72,7 @@ public enum ContentLoader {
         do {
             return try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw .unreadable(file: url.path, reason: (error as NSError).localizedDescription)
+            throw .unreadable(file: url.path, reason: FileReadFailure.reason(for: error))
         }
     }
 }

@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 import Logging
 
 /// Piano's static API, spelled as its README spells it: `Piano.play([...])`, `Piano.cancel()`,

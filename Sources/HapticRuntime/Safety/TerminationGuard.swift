@@ -1,6 +1,5 @@
 import ActuatorHAL
 import Dispatch
-import Foundation
 
 #if canImport(Glibc)
 import Glibc

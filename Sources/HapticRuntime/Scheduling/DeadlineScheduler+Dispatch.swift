@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 extension DeadlineScheduler {
     /// Dispatches everything due up to `instant` on the calling thread, sleeping on the clock to each

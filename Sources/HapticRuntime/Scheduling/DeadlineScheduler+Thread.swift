@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 extension DeadlineScheduler {
     /// Starts the timing thread (a no-op when it runs). With `.whenPermitted` the thread asks for

@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 import Logging
 import Synchronization
 

@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 /// The fallback for clocks that cannot interrupt a sleep: sleeps on the clock in slices of at most
 /// a millisecond and checks for an interrupt between slices, so an earlier command is noticed

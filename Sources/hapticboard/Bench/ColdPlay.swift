@@ -4,7 +4,11 @@ import Glibc
 import Musl
 #endif
 import ActuatorHAL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `hapticboard play --effect 47` on the sim board as a new process, timed from just before the
 /// spawn to the first register write the child reports (`FirstBusWriteReport`), with the child's

@@ -1,6 +1,10 @@
 import ActuatorHAL
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HapticRuntime
 
 /// Overhead from asking for a zero-cost action "now" to the action running, one request at a time

@@ -1,7 +1,11 @@
 import ActuatorHAL
 import ArgumentParser
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HapticRuntime
 
 /// `hapticboard bench`: the figures of the performance issue in one run, each beside a peer

@@ -9,11 +9,10 @@ import Musl
 /// (Foundation's `NSCondition.wait(until:)` takes a `Date`, on CLOCK_REALTIME). A wait and its
 /// wake-up are one futex call each.
 public final class ConditionLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let mutex = Lock()
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     public init() {
-        pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         defer { pthread_condattr_destroy(&attributes) }
@@ -23,30 +22,26 @@ public final class ConditionLock: @unchecked Sendable {
 
     deinit {
         pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
         condition.deallocate()
-        mutex.deallocate()
     }
 
     public func lock() {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
     }
 
     public func unlock() {
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     /// Runs `body` holding the lock.
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        lock()
-        defer { unlock() }
-        return try body()
+        try mutex.withLock(body)
     }
 
     /// Releases the lock, waits for a signal, takes the lock again. May return spuriously: wait in
     /// a loop on the condition that matters.
     public func wait() {
-        pthread_cond_wait(condition, mutex)
+        pthread_cond_wait(condition, mutex.mutex)
     }
 
     /// `wait()`, giving up when CLOCK_MONOTONIC reaches `deadline`; false when it gave up.
@@ -54,7 +49,7 @@ public final class ConditionLock: @unchecked Sendable {
     public func wait(until deadline: MonotonicInstant) -> Bool {
         let nanoseconds = max(deadline.nanoseconds, 0)
         var time = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
+        return pthread_cond_timedwait(condition, mutex.mutex, &time) != ETIMEDOUT
     }
 
     /// CLOCK_MONOTONIC now: the clock `wait(until:)` counts on.

@@ -10,7 +10,8 @@ import Musl
 /// `NSCondition` and `Thread`, which exist only in full Foundation: importing it links ICU (some
 /// 30 MB) into every static build, and a Raspberry Pi firmware needs none of it.
 public final class Lock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// The mutex itself, for `ConditionLock`'s waits.
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     /// A lock; a `recursive` one may be taken again by the thread that holds it.
     public init(recursive: Bool = false) {

@@ -12,9 +12,9 @@ final class BenchReportTests: XCTestCase {
         return histogram
     }
 
-    private func result(_ method: TimingMethod, _ microseconds: [Int], late: Int = 0) -> PeriodicRunResult {
+    private func result(_ method: TimingMethod, _ microseconds: [Int], late: Int = 0, steal: Duration? = nil) -> PeriodicRunResult {
         PeriodicRunResult(
-            method: method, lateness: histogram(microseconds), missing: 0, latePastOnePeriod: late, cpu: .milliseconds(30), span: .seconds(1), hostSteal: nil
+            method: method, lateness: histogram(microseconds), missing: 0, latePastOnePeriod: late, cpu: .milliseconds(30), span: .seconds(1), hostSteal: steal
         )
     }
 
@@ -71,15 +71,16 @@ final class BenchReportTests: XCTestCase {
     }
 
     func testAMaximumOverOneMillisecondFailsOnlyWhereTheHostKeptItsOwnBelow() throws {
-        func loaded(hostMaximum: Int) throws -> BenchReport.Figure {
+        func loaded(hostMaximum: Int, steal: Duration = .zero) throws -> BenchReport.Figure {
             let lateness = BenchReport.latenessRows(condition: "load 2", [
-                result(.deadlineScheduler, Array(repeating: 10, count: 199) + [1_500]), result(.asyncAfter, [4_000]),
+                result(.deadlineScheduler, Array(repeating: 10, count: 199) + [1_500], steal: steal), result(.asyncAfter, [4_000]),
                 result(.hostFloor, Array(repeating: 5, count: 199) + [hostMaximum]),
             ])
             return try XCTUnwrap(BenchReport.figures(lateness: lateness, overhead: [], streams: [], coldPlay: nil, sync: nil).first)
         }
         XCTAssertEqual(try loaded(hostMaximum: 200).met, false)
         XCTAssertEqual(try loaded(hostMaximum: 3_000).met, true, "the host's own sleeper stalled as long")
+        XCTAssertEqual(try loaded(hostMaximum: 200, steal: .milliseconds(10)).met, true, "the hypervisor took the CPU during the run")
     }
 
     func testTextTableAlignsTextLeftAndNumbersRight() {

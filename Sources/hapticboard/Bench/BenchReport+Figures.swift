@@ -44,15 +44,16 @@ extension BenchReport {
            let peer = lateness.last(where: { $0.condition == condition && $0.method == asyncAfter }) {
             let host = lateness.last { $0.condition == condition && $0.method == hostFloor }
             let ratio = Ratio.of(peer.p99Microseconds, over: ours.p99Microseconds, resolution: resolutionMicroseconds)
-            // A maximum the host's own bare sleeper could not keep below 1 ms is the host's.
-            let hostAllows = (host?.maxMicroseconds ?? 0) < 1_000
+            // A maximum the host's own bare sleeper could not keep below 1 ms is the host's, and so
+            // is one in a run the hypervisor stole time from (steal is counted in 10 ms ticks).
+            let hostAllows = (host?.maxMicroseconds ?? 0) < 1_000 && (ours.hostStealMilliseconds ?? 0) == 0
             let hostText = host.map { "; host p99 \(microsecondsText($0.p99Microseconds)), max \(microsecondsText($0.maxMicroseconds))" } ?? ""
             let steal = ours.hostStealMilliseconds.map { ", steal \(number($0)) ms" } ?? ""
             figures.append(Figure(
                 figure: "lateness (\(condition)): p99, max",
                 ours: microsecondsText(ours.p99Microseconds) + ", max " + microsecondsText(ours.maxMicroseconds),
                 peer: "asyncAfter p99 " + microsecondsText(peer.p99Microseconds) + hostText + steal,
-                ratio: ratio, goal: "p99 ≤ 50 µs, ≥ 20× under asyncAfter, max < 1 ms where the host allows",
+                ratio: ratio, goal: "p99 ≤ 50 µs, ≥ 20× under asyncAfter, max < 1 ms where the host allows (its own sleeper under 1 ms, no steal)",
                 met: ours.p99Microseconds <= 50 && (ratio?.value ?? 0) >= 20 && (ours.maxMicroseconds < 1_000 || !hostAllows)
             ))
         }

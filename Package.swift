@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+        // Tests only: counts allocations, to prove the real-time path makes none.
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x, chosen by its header), ALSA,
@@ -114,8 +116,16 @@ let package = Package(
         .testTarget(name: "ActuatorHALTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "ActuatorHALLinuxTests", dependencies: ["ActuatorHALLinux", "ActuatorHAL", "HardwareMocks"]),
         .testTarget(name: "HardwareMocksTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
+        // A thread-local allocation counter for the malloc interposer's hook.
+        .target(name: "AllocationCounting", path: "Tests/AllocationCounting"),
         // The runtime's tests also decode real sound files, through the Linux back end.
-        .testTarget(name: "HapticRuntimeTests", dependencies: ["HapticRuntime", "ActuatorHAL", "ActuatorHALLinux", "HardwareMocks"]),
+        .testTarget(
+            name: "HapticRuntimeTests",
+            dependencies: [
+                "HapticRuntime", "ActuatorHAL", "ActuatorHALLinux", "HardwareMocks", "AllocationCounting",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        ),
         .testTarget(name: "hapticboardTests", dependencies: [
             "hapticboard",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

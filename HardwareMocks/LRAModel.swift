@@ -1,5 +1,9 @@
 import ActuatorHAL
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A linear resonant actuator as a damped harmonic resonator: a mass on a spring, resonant at
 /// `resonantFrequency` with quality factor `qualityFactor`, pushed by the driver's force.

@@ -14,7 +14,28 @@ import ActuatorHAL
 ///
 /// `samples` keeps everything played or still queued, and `playTime(ofFrame:)` says when each
 /// frame leaves the device.
+///
+/// With `positionGranularity: .period` the device reports its position as snd-aloop and DMA
+/// hardware do: it moves a whole period at a time, on the device's own clock (a shared or
+/// loopback device was running before this stream joined it, so its updates fall at any phase of
+/// the writer's schedule), so `queuedFrames()` (snd_pcm_delay) read between two moves still
+/// counts frames that have left, and `queueReading()` says when the count was true (ALSA's
+/// status timestamp).
 public final class PCMCaptureSink: PCMSink {
+    /// How the reported position moves.
+    public enum PositionGranularity: Sendable, Hashable {
+        /// Every frame, as an ideal device.
+        case frame
+        /// A period at a time, the first move `phase` after the sink was made.
+        case period(phase: Duration)
+
+        /// Period steps half a period out of phase with a stream started when the sink was made:
+        /// the worst case for a delay read just before a step.
+        public static func period(halfOutOfPhaseWith format: PCMFormat) -> PositionGranularity {
+            .period(phase: format.duration(ofFrames: format.periodFrames / 2))
+        }
+    }
+
     /// When a stream ran dry and when writing resumed.
     public struct Underrun: Sendable, Hashable {
         /// When the last queued frame finished playing.
@@ -52,10 +73,16 @@ public final class PCMCaptureSink: PCMSink {
     public private(set) var writesThatWaited = 0
     /// Whether frames are being consumed (between the first write and a drain, stop or underrun).
     public private(set) var isRunning = false
+    /// How `queuedFrames()` and `queueReading()` see the position.
+    public let positionGranularity: PositionGranularity
+    /// When the sink was made: the device clock's origin for `.period` position moves.
+    private let created: MonotonicInstant
     private var segments: [Segment] = []
 
     /// A device playing `format`; `bufferFrames` defaults to four periods.
-    public init(name: String = "sim pcm", format: PCMFormat, bufferFrames: Int? = nil, clock: VirtualClock) throws(PCMError) {
+    public init(
+        name: String = "sim pcm", format: PCMFormat, bufferFrames: Int? = nil, positionGranularity: PositionGranularity = .frame, clock: VirtualClock
+    ) throws(PCMError) {
         let buffer = bufferFrames ?? 4 * format.periodFrames
         for (what, value) in [("rate", format.sampleRate), ("channels", format.channels), ("period size", format.periodFrames), ("buffer size", buffer)] where value <= 0 {
             throw PCMError.configure(device: name, what: "\(what) \(value)", errno: .invalidArgument)
@@ -66,7 +93,9 @@ public final class PCMCaptureSink: PCMSink {
         self.name = name
         self.format = format
         self.bufferFrames = buffer
+        self.positionGranularity = positionGranularity
         self.clock = clock
+        created = clock.now
     }
 
     /// Frames captured so far (played or queued).
@@ -121,10 +150,27 @@ public final class PCMCaptureSink: PCMSink {
         return written
     }
 
-    /// Frames not yet played as of now; 0 when stopped or after an underrun.
+    /// Frames not yet played as of the last position update (now, at `.frame` granularity);
+    /// 0 when stopped or after an underrun.
     public func queuedFrames() throws(PCMError) -> Int {
+        try queueReading().frames
+    }
+
+    /// The queue as of the last position update, with its instant.
+    public func queueReading() throws(PCMError) -> PCMQueueReading {
         noteUnderrun()
-        return isRunning ? queued() : 0
+        guard isRunning, let segment = segments.last else { return PCMQueueReading(frames: 0, measuredAt: clock.now) }
+        switch positionGranularity {
+        case .frame:
+            return PCMQueueReading(frames: queued(), measuredAt: clock.now)
+        case .period(let phase):
+            // The last move of the position, on the device's clock, but not before this stream started.
+            let step = format.duration(ofFrames: format.periodFrames).nanoseconds
+            let sinceFirst = (clock.now - (created + phase)).nanoseconds
+            let lastMove = created + phase + .nanoseconds(sinceFirst >= 0 ? sinceFirst / step * step : -step)
+            let update = max(lastMove, segment.start)
+            return PCMQueueReading(frames: frameCount - segment.firstFrame - framesStarted(by: update, in: segment), measuredAt: update)
+        }
     }
 
     /// Sleeps on the virtual clock until the last queued frame has played, then stops.
@@ -165,14 +211,19 @@ public final class PCMCaptureSink: PCMSink {
     /// Frames of the current segment not yet started as of now.
     private func queued() -> Int {
         guard let segment = segments.last else { return 0 }
-        let elapsed = max(0, (clock.now - segment.start).nanoseconds)
-        // Frame j is still queued while its play time, floor(j·1e9/rate) ns, is not before now,
-        // so ceil(elapsed·rate/1e9) frames have started; split into whole seconds so long virtual
-        // runs cannot overflow.
+        return max(0, frameCount - segment.firstFrame - framesStarted(by: clock.now, in: segment))
+    }
+
+    /// Frames of `segment` whose play time is not after `instant`, at most all of it.
+    private func framesStarted(by instant: MonotonicInstant, in segment: Segment) -> Int {
+        let elapsed = max(0, (instant - segment.start).nanoseconds)
+        // Frame j has started once its play time, floor(j·1e9/rate) ns, is not after the instant,
+        // so ceil(elapsed·rate/1e9) frames have; split into whole seconds so long virtual runs
+        // cannot overflow.
         let rate = Int64(format.sampleRate)
         let (seconds, remainder) = elapsed.quotientAndRemainder(dividingBy: 1_000_000_000)
-        let played = seconds * rate + (remainder * rate + 999_999_999) / 1_000_000_000
-        return max(0, frameCount - segment.firstFrame - Int(played))
+        let started = seconds * rate + (remainder * rate + 999_999_999) / 1_000_000_000
+        return min(Int(started), frameCount - segment.firstFrame)
     }
 
     /// Play time of frame `index`, which may be one past the last (the end of the audio).

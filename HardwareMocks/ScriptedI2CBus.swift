@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 /// A bus that plays a script, in the style of embedded-hal-mock's `i2c::Mock`: a test states the
 /// exact transactions it expects, in order — address, operations, what each read returns or the
@@ -47,7 +46,7 @@ public final class ScriptedI2CBus: I2CBus, @unchecked Sendable {
         public var description: String {
             let operations = operations.map { operation in
                 switch operation {
-                case .write(let bytes): "write " + bytes.map { String(format: "%02X", $0) }.joined(separator: " ")
+                case .write(let bytes): "write " + bytes.map(ScriptedI2CBus.hex).joined(separator: " ")
                 case .read(let count): "read \(count)"
                 }
             }
@@ -69,7 +68,13 @@ public final class ScriptedI2CBus: I2CBus, @unchecked Sendable {
 
     public let name: String
     public let speedHz: Int
-    private let lock = NSLock()
+    /// Two upper-case hex digits.
+    static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
+    private let lock = Lock()
     private var script: [Transaction]
     private var position = 0
     private var unexpected: [String] = []

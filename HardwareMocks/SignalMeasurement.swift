@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Simple measurements of a captured signal, for tests and for the kernel lane's capture check.
 /// Written for clarity over speed: the lane runs them under emulation on a few seconds of audio, so

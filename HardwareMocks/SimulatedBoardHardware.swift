@@ -43,7 +43,8 @@ public final class SimulatedBoardHardware: BoardHardware {
     /// A capture sink with the four-period buffer a real device is asked for, so a drive block
     /// too long to fit makes the writer wait here as it would there.
     public func openPCM(device: String, format: PCMFormat, for owner: String) throws(PCMError) -> any PCMSink {
-        let sink = try PCMCaptureSink(name: "sim \(owner)", format: format, clock: virtualClock)
+        // Its position moves a period at a time, as a real device's does.
+        let sink = try PCMCaptureSink(name: "sim \(owner)", format: format, positionGranularity: .period(halfOutOfPhaseWith: format), clock: virtualClock)
         pcmSinks[owner, default: []].append(sink)
         return sink
     }

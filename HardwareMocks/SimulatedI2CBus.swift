@@ -22,6 +22,9 @@ public final class SimulatedI2CBus: I2CBus {
     public let speedHz: Int
     public let clock: VirtualClock
     public private(set) var log: [LoggedTransaction] = []
+    /// Told of each transaction as it is logged, on the thread that made it: a program can see
+    /// when its first write reached the simulated chip (`hapticboard bench`'s cold start).
+    public var transactionObserver: ((LoggedTransaction) -> Void)?
     private var devices: [I2CAddress: any SimulatedI2CDevice] = [:]
     private var downstreams: [any SimulatedI2CDownstream] = []
 
@@ -39,6 +42,11 @@ public final class SimulatedI2CBus: I2CBus {
     /// Removes the device at `address` (it stops acknowledging, as if unplugged).
     public func detach(at address: I2CAddress) {
         devices[address] = nil
+    }
+
+    private func record(_ entry: LoggedTransaction) {
+        log.append(entry)
+        transactionObserver?(entry)
     }
 
     /// Forgets the transaction log.
@@ -98,7 +106,7 @@ public final class SimulatedI2CBus: I2CBus {
         transferCount += 1
         // Injected faults are decided before any device sees the transfer.
         if let fault = faults.fault(forTransfer: transferCount, to: address, bus: name) {
-            log.append(LoggedTransaction(time: start, address: address, operations: operations, readData: [], error: fault))
+            record(LoggedTransaction(time: start, address: address, operations: operations, readData: [], error: fault))
             clock.advance(to: start + timeSpent(failingWith: fault, operations))
             throw fault
         }
@@ -113,10 +121,10 @@ public final class SimulatedI2CBus: I2CBus {
                 }
             }
         } catch {
-            log.append(LoggedTransaction(time: start, address: address, operations: operations, readData: readData, error: error))
+            record(LoggedTransaction(time: start, address: address, operations: operations, readData: readData, error: error))
             throw error
         }
-        log.append(LoggedTransaction(time: start, address: address, operations: operations, readData: readData, error: nil))
+        record(LoggedTransaction(time: start, address: address, operations: operations, readData: readData, error: nil))
         clock.advance(to: start + wireTime(of: operations))
         return readData
     }

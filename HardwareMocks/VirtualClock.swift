@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 /// Virtual time for tests and the simulated board, like SwiftNIO's EmbeddedEventLoop: time moves
 /// only when told to, so every test is deterministic.
@@ -11,7 +10,7 @@ import Foundation
 ///   EN high". With it off, `sleep(until:)` blocks until another thread advances past the
 ///   deadline — right for a timing thread under test.
 public final class VirtualClock: MonotonicClock, @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var current: MonotonicInstant
     private let sleepAdvancesTime: Bool
     /// Deadlines of the threads blocked in a sleep right now (only without `sleepAdvancesTime`).
@@ -76,7 +75,7 @@ public final class VirtualClock: MonotonicClock, @unchecked Sendable {
     /// `sleepAdvancesTime`). `timeout` is wall time and only keeps a broken test from hanging;
     /// nil when it ran out.
     public func waitForSleeper(deadlineAtOrBefore latest: MonotonicInstant = MonotonicInstant(nanoseconds: .max), timeout: Duration = .seconds(10)) -> MonotonicInstant? {
-        let giveUp = Date(timeIntervalSinceNow: timeout.secondsValue)
+        let giveUp = ConditionLock.monotonicNow + timeout
         condition.lock()
         defer { condition.unlock() }
         while true {

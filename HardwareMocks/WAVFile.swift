@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Writes canonical 16-bit PCM WAV files, so tests can hand the real decoder a file whose every
 /// sample they know.

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ActuatorHAL
 
 /// A register-accurate model of a TI DRV2605-class haptic driver (DRV2604, DRV2604L, DRV2605,

@@ -50,9 +50,20 @@ public protocol I2CBus: AnyObject {
     /// Time on the wire for one `transaction` of `operations`, including any transfers the bus adds
     /// (a multiplexer channel's select write). Defaults to `I2CWireTime` at `speedHz`.
     func wireTime(of operations: [I2COperation]) -> Duration
+
+    /// Writes `value` to register `register` of the device at `address`: one message of two bytes,
+    /// the shape of every register write (SMBus "write byte data"), issued for each real-time
+    /// sample. The default is a `transaction`, which builds arrays; a bus on the timing path
+    /// (`LinuxI2CBus`) implements it without allocating.
+    func writeRegister(address: I2CAddress, register: UInt8, value: UInt8) throws(I2CError)
 }
 
 extension I2CBus {
+    /// A one-message `transaction` of `[register, value]`.
+    public func writeRegister(address: I2CAddress, register: UInt8, value: UInt8) throws(I2CError) {
+        _ = try transaction(address: address, [.write([register, value])])
+    }
+
     /// Writes `bytes` to the device.
     public func write(address: I2CAddress, _ bytes: [UInt8]) throws(I2CError) {
         _ = try transaction(address: address, [.write(bytes)])

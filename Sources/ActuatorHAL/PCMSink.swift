@@ -26,10 +26,36 @@ public protocol PCMSink: AnyObject {
     /// Frames queued ahead of the device's output (ALSA's `snd_pcm_delay`): a sample written now
     /// leaves the device after this many frames.
     func queuedFrames() throws(PCMError) -> Int
+    /// The queue with the instant its count was true. A device's position moves in steps (a
+    /// period, on snd-aloop and DMA hardware), so `queuedFrames` read between two steps counts
+    /// frames that have already left — up to a period's worth: placing a sound from it puts the
+    /// sound up to a period early. The default has no instant (`queuedFrames` as of now).
+    func queueReading() throws(PCMError) -> PCMQueueReading
     /// Blocks until everything queued has played.
     func drain() throws(PCMError)
     /// Drops what is queued and stops at once.
     func stop() throws(PCMError)
+}
+
+extension PCMSink {
+    /// `queuedFrames()` with no instant: taken to be true now.
+    public func queueReading() throws(PCMError) -> PCMQueueReading {
+        PCMQueueReading(frames: try queuedFrames(), measuredAt: nil)
+    }
+}
+
+/// Frames queued on a PCM device, and when that was so.
+public struct PCMQueueReading: Sendable, Hashable {
+    /// Frames queued ahead of the output at `measuredAt`.
+    public var frames: Int
+    /// When the device's position was last updated (ALSA's status timestamp on CLOCK_MONOTONIC);
+    /// nil when the device does not say, and the count is taken to be true when read.
+    public var measuredAt: MonotonicInstant?
+
+    public init(frames: Int, measuredAt: MonotonicInstant?) {
+        self.frames = frames
+        self.measuredAt = measuredAt
+    }
 }
 
 /// A fault on a PCM device, carrying errno where ALSA gave one.

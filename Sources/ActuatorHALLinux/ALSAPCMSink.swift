@@ -76,6 +76,17 @@ public final class ALSAPCMSink: PCMSink {
         return frames
     }
 
+    /// The delay as of the device's last position update, with that update's CLOCK_MONOTONIC
+    /// timestamp (snd_pcm_status, timestamps enabled when the stream was configured): the delay
+    /// read between two updates is stale by up to a period, the timestamp says by how much.
+    public func queueReading() throws(PCMError) -> PCMQueueReading {
+        var frames = 0
+        var measured: Int64 = 0
+        let error = hb_pcm_delay_at(handle, &frames, &measured)
+        guard error == 0 else { throw .io(device: name, errno: Errno(rawValue: error)) }
+        return PCMQueueReading(frames: frames, measuredAt: measured > 0 ? MonotonicInstant(nanoseconds: measured) : nil)
+    }
+
     /// Blocks until everything queued has played; the sink then accepts new writes.
     public func drain() throws(PCMError) {
         let error = hb_pcm_drain(handle)

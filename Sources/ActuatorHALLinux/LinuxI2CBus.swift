@@ -95,6 +95,25 @@ public final class LinuxI2CBus: I2CBus {
         return slices.filter(\.isRead).map { Array(storage[$0.range]) }
     }
 
+    /// Writes one register as one `I2C_RDWR` message (or SMBus write byte data on an SMBus-only
+    /// adapter) from stack storage: no allocation, so a real-time sample costs only the ioctl.
+    public func writeRegister(address: I2CAddress, register: UInt8, value: UInt8) throws(I2CError) {
+        if usesSMBusRegisterAccess {
+            try writeByteData(address: address, register: register, value: value)
+            return
+        }
+        var bytes = (register, value)
+        let descriptor = self.descriptor
+        let error = withUnsafeMutableBytes(of: &bytes) { buffer -> CInt in
+            var message = hb_i2c_message(
+                address: UInt16(address.rawValue), is_read: 0, length: UInt16(buffer.count),
+                buffer: buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            )
+            return hb_i2c_transfer(descriptor, &message, 1)
+        }
+        guard error == 0 else { throw I2CError.transferFailure(Errno(rawValue: error), bus: name, address: address) }
+    }
+
     /// `operations` as SMBus byte-data commands; the reads come back as one message's bytes.
     private func smbusTransaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
         var read: [UInt8] = []

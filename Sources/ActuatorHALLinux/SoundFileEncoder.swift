@@ -1,6 +1,10 @@
 import ActuatorHAL
 import CDrivers
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Writes sound files through libsndfile, the maintained library `SoundFileDecoder` reads them with.
 ///

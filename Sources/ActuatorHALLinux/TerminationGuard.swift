@@ -1,4 +1,5 @@
-import Foundation
+import ActuatorHAL
+import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -23,7 +24,7 @@ public final class TerminationGuard: @unchecked Sendable {
 
     private let stop: @Sendable () -> Void
     private let exit: @Sendable (Int32) -> Void
-    private let lock = NSLock()
+    private let lock = Lock()
     private var finished = false
     private var waitingThread: pthread_t?
     private var isWaiting = false
@@ -37,23 +38,38 @@ public final class TerminationGuard: @unchecked Sendable {
     /// Starts guarding: on SIGINT or SIGTERM `stop` runs, then `exit` ends the process with the
     /// status (tests pass their own).
     @discardableResult
-    public static func install(stop: @escaping @Sendable () -> Void, exit: @escaping @Sendable (Int32) -> Void = { Foundation.exit($0) }) -> TerminationGuard {
+    public static func install(stop: @escaping @Sendable () -> Void, exit: @escaping @Sendable (Int32) -> Void = { endProcess($0) }) -> TerminationGuard {
         let guardian = TerminationGuard(stop: stop, exit: exit)
         var set = signalSet
         pthread_sigmask(SIG_BLOCK, &set, &guardian.previousMask)
         let started = DispatchSemaphore(value: 0)
-        let thread = Thread { [guardian] in
-            guardian.lock.withLock {
-                guardian.waitingThread = pthread_self()
-                guardian.isWaiting = true
+        do {
+            _ = try PlatformThread.start(name: "hapticboard-signals") { [guardian] in
+                guardian.lock.withLock {
+                    guardian.waitingThread = pthread_self()
+                    guardian.isWaiting = true
+                }
+                started.signal()
+                guardian.waitForSignals()
             }
-            started.signal()
-            guardian.waitForSignals()
+        } catch {
+            // No thread to take the signals: leave them to their default action rather than blocked.
+            var mask = guardian.previousMask
+            pthread_sigmask(SIG_SETMASK, &mask, nil)
+            return guardian
         }
-        thread.name = "hapticboard-signals"
-        thread.start()
         started.wait()
         return guardian
+    }
+
+    /// The C library's `exit`, named apart from the `exit` property.
+    @usableFromInline
+    static func endProcess(_ status: Int32) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #else
+        Musl.exit(status)
+        #endif
     }
 
     private static var signalSet: sigset_t {

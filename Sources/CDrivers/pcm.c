@@ -62,9 +62,17 @@ static int configure_software(snd_pcm_t *pcm, snd_pcm_uframes_t period_frames, c
         return positive(result);
     }
     if ((result = snd_pcm_sw_params_current(pcm, sw)) < 0 ||
-        (result = snd_pcm_sw_params_set_start_threshold(pcm, sw, period_frames)) < 0 ||
-        (result = snd_pcm_sw_params(pcm, sw)) < 0) {
+        (result = snd_pcm_sw_params_set_start_threshold(pcm, sw, period_frames)) < 0) {
         *failed_setting = "start threshold";
+    } else {
+        /*
+         * Timestamp each position update on CLOCK_MONOTONIC, so a status says when its delay was
+         * true (hb_pcm_delay_at). Best effort: a device or plugin that cannot just reports none.
+         */
+        if (snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE) == 0) {
+            (void)snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC);
+        }
+        if ((result = snd_pcm_sw_params(pcm, sw)) < 0) *failed_setting = "software parameters";
     }
     snd_pcm_sw_params_free(sw);
     return result < 0 ? positive(result) : 0;
@@ -161,6 +169,28 @@ int hb_pcm_delay(hb_pcm *pcm, long *frames) {
     if (result == -EPIPE) delay = 0;
     else if (result < 0) return positive(result);
     *frames = delay < 0 ? 0 : (long)delay;
+    return 0;
+}
+
+int hb_pcm_delay_at(hb_pcm *pcm, long *frames, int64_t *measured_ns) {
+    snd_pcm_status_t *status;
+    snd_pcm_status_alloca(&status);
+    int result = snd_pcm_status(pcm->pcm, status);
+    if (result < 0) return positive(result);
+    *measured_ns = 0;
+    if (snd_pcm_status_get_state(status) != SND_PCM_STATE_RUNNING) {
+        /* Stopped, prepared or after an underrun: what is queued has not started to play. */
+        snd_pcm_sframes_t delay = snd_pcm_status_get_delay(status);
+        *frames = snd_pcm_status_get_state(status) == SND_PCM_STATE_XRUN || delay < 0 ? 0 : (long)delay;
+        return 0;
+    }
+    /* With SND_PCM_TSTAMP_ENABLE the status timestamp is that of the last position update, and the
+     * delay is as of that update. */
+    snd_htimestamp_t stamp;
+    snd_pcm_status_get_htstamp(status, &stamp);
+    snd_pcm_sframes_t delay = snd_pcm_status_get_delay(status);
+    *frames = delay < 0 ? 0 : (long)delay;
+    *measured_ns = (int64_t)stamp.tv_sec * 1000000000 + stamp.tv_nsec;
     return 0;
 }
 

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "cdrivers.h"
 
+#include <alloca.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -49,7 +50,7 @@ static int has_ipc_lock_capability(void) {
     return found && (effective & (1ULL << CAP_IPC_LOCK_BIT)) != 0;
 }
 
-int hb_rt_lock_all_memory(uint64_t *memlock_limit) {
+int hb_rt_lock_memory_on_fault(uint64_t *memlock_limit) {
     struct rlimit limit;
     if (getrlimit(RLIMIT_MEMLOCK, &limit) < 0) return errno;
     *memlock_limit = limit.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)limit.rlim_cur;
@@ -59,8 +60,21 @@ int hb_rt_lock_all_memory(uint64_t *memlock_limit) {
      * Lock only when the lock is unbounded.
      */
     if (limit.rlim_cur != RLIM_INFINITY && !has_ipc_lock_capability()) return EPERM;
-    if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0) return errno;
+#ifdef MCL_ONFAULT
+    if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) < 0) return errno;
     return 0;
+#else
+    return EINVAL;
+#endif
+}
+
+/* Not inlined, so the touched frame lies below every caller's. */
+__attribute__((noinline)) void hb_rt_prefault_stack(size_t bytes) {
+    volatile unsigned char *frame = alloca(bytes);
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0) page = 4096;
+    for (size_t offset = 0; offset < bytes; offset += (size_t)page) frame[offset] = 0;
+    frame[bytes - 1] = 0;
 }
 
 int hb_rt_priority_limit(uint64_t *soft_limit) {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HardwareMocks
 
 /// The lane's reference sound: a burst of uniform noise at half scale from a fixed seed, written as

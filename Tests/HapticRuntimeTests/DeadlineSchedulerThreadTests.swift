@@ -126,3 +126,101 @@ private final class UninterruptibleClock: MonotonicClock, @unchecked Sendable {
     }
 }
 
+
+/// The immediate path: a command already due when it is scheduled is not handed to the timing
+/// thread (a sleep/wake round trip) but runs on the caller's thread, one dispatcher at a time.
+final class DeadlineSchedulerImmediatePathTests: XCTestCase {
+    func testCommandDueWhenScheduledRunsOnTheCallersThreadBeforeScheduleReturns() {
+        let clock = VirtualClock(sleepAdvancesTime: false)
+        clock.advance(to: ms(7))
+        let scheduler = DeadlineScheduler(clock: clock)
+        scheduler.startThread()
+        defer { scheduler.stopThread() }
+        let caller = Thread.current
+        let runner = ThreadRecord()
+        let log = ActionLog()
+        scheduler.schedule(at: ms(7), class: .transient, costKey: "k") {
+            runner.thread = Thread.current
+            log.append("now", at: clock.now)
+        }
+        XCTAssertEqual(log.entries, [.init(label: "now", time: ms(7))], "ran before schedule returned")
+        XCTAssertTrue(runner.thread === caller)
+        XCTAssertEqual(scheduler.metrics.dispatched, 1)
+        XCTAssertEqual(scheduler.pendingCount, 0)
+    }
+
+    func testWithoutATimingThreadADueCommandWaitsForRun() {
+        let clock = VirtualClock()
+        let scheduler = DeadlineScheduler(clock: clock)
+        let log = ActionLog()
+        scheduler.schedule(at: .zero, class: .transient, costKey: "k", log.action("due", clock: clock))
+        XCTAssertEqual(log.entries, [], "virtual-time tests keep replaying with run(until:)")
+        scheduler.run(until: ms(1))
+        XCTAssertEqual(log.labels, ["due"])
+    }
+
+    func testDueCommandWaitsForTheThreadThatIsDispatchingAndRunsRightAfterIt() throws {
+        let clock = VirtualClock(sleepAdvancesTime: false)
+        let scheduler = DeadlineScheduler(clock: clock)
+        let release = DispatchSemaphore(value: 0)
+        let blocking = expectation(description: "the timing thread runs the first action")
+        let second = expectation(description: "the second action ran")
+        let concurrency = ConcurrencyProbe()
+        let runner = ThreadRecord()
+        scheduler.schedule(at: ms(1), class: .control, costKey: "k") {
+            concurrency.enter()
+            blocking.fulfill()
+            release.wait()
+            concurrency.leave()
+        }
+        scheduler.startThread()
+        defer { scheduler.stopThread() }
+        XCTAssertNotNil(clock.waitForSleeper(deadlineAtOrBefore: ms(1)))
+        clock.advance(to: ms(1))
+        wait(for: [blocking], timeout: 10)
+
+        scheduler.schedule(at: ms(1), class: .control, costKey: "k") {
+            concurrency.enter()
+            runner.thread = Thread.current
+            concurrency.leave()
+            second.fulfill()
+        }
+        XCTAssertNil(runner.thread, "another thread holds the dispatch role: the caller does not run actions beside it")
+        release.signal()
+        wait(for: [second], timeout: 10)
+        XCTAssertFalse(runner.thread === Thread.current, "the timing thread ran it, without sleeping first")
+        XCTAssertEqual(concurrency.maximum, 1, "one action at a time")
+        XCTAssertEqual(scheduler.metrics.dispatched, 2)
+    }
+}
+
+/// The thread an action ran on, handed to the test.
+private final class ThreadRecord: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Thread?
+
+    var thread: Thread? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// How many actions ran at once, at most.
+private final class ConcurrencyProbe: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = 0
+    private var peak = 0
+
+    var maximum: Int { lock.withLock { peak } }
+
+    func enter() {
+        lock.withLock {
+            running += 1
+            peak = max(peak, running)
+        }
+    }
+
+    func leave() {
+        lock.withLock { running -= 1 }
+    }
+}

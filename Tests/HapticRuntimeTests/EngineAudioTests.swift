@@ -377,3 +377,64 @@ final class EngineAudioFaultTests: XCTestCase {
         rig.assertStoppedInStandby()
     }
 }
+
+/// Sound against haptics on a device whose position moves a period at a time (snd-aloop, DMA
+/// hardware): its delay read between two moves still counts frames that have left.
+final class PeriodGranularAudioTests: XCTestCase {
+    private let format = PCMFormat.lowLatency(sampleRate: 48_000, channels: 2)
+    /// Taps with a sound each, at times that fall at every phase of the 2.7 ms period.
+    private let times = (0..<12).map { 0.1 + Double($0) * 0.0437 }
+
+    private func play(on sink: any PCMSink, rig: EngineRig, capture: PCMCaptureSink) throws -> [Duration] {
+        let audio = EngineAudio(output: AudioScheduler(sink: sink, clock: rig.board.clock), sounds: SoundLibrary(
+            decoder: TableDecoder(sounds: [:]), sampleRate: 48_000, folder: FileManager.default.temporaryDirectory
+        ))
+        rig.engine.attachAudio(audio)
+        try rig.engine.start()
+        let events = times.flatMap { [TestPatterns.transient(at: $0), HapticEvent(type: .audioContinuous, time: $0, duration: 0.02)] }
+        try rig.engine.makePlayer(with: HapticPattern(events: events)).start(atTime: 0.05)
+        rig.run(until: 1)
+        XCTAssertEqual(audio.output.onsets.count, times.count)
+        XCTAssertEqual(rig.goTimes.count, times.count)
+        // When the device really plays each sound's first frame, against when the chip's GO landed.
+        return zip(audio.output.onsets, rig.goTimes).compactMap { onset, go in capture.playTime(ofFrame: onset.frame).map { $0 - go } }
+    }
+
+    func testSoundsArePlacedFromTheTimestampedDelayWithinAFrameOfTheirTaps() throws {
+        let rig = EngineRig()
+        let sink = try PCMCaptureSink(name: "sim audio", format: format, positionGranularity: .period(halfOutOfPhaseWith: format), clock: rig.board.clock)
+        let offsets = try play(on: sink, rig: rig, capture: sink)
+        XCTAssertEqual(offsets.count, times.count)
+        for offset in offsets {
+            XCTAssertLessThanOrEqual(abs(offset.nanoseconds), 25_000, "sound − haptic onset \(offset): one frame is 21 µs")
+        }
+    }
+
+    func testTheBareDelayPlacesSoundsUpToAPeriodEarly() throws {
+        // Why the timestamp is needed: from snd_pcm_delay alone (no instant), sounds start early by
+        // however long ago the device's position last moved.
+        let rig = EngineRig()
+        let capture = try PCMCaptureSink(name: "sim audio", format: format, positionGranularity: .period(halfOutOfPhaseWith: format), clock: rig.board.clock)
+        let offsets = try play(on: DelayOnlySink(capture), rig: rig, capture: capture)
+        let period = format.duration(ofFrames: format.periodFrames)
+        XCTAssertTrue(offsets.allSatisfy { $0 <= .microseconds(25) && $0 > .zero - period - .microseconds(25) }, "\(offsets)")
+        XCTAssertTrue(offsets.contains { $0 < .microseconds(-500) }, "some sound half a millisecond or more early: \(offsets)")
+    }
+}
+
+/// A sink that reports only `snd_pcm_delay`, as one without position timestamps.
+private final class DelayOnlySink: PCMSink {
+    private let base: PCMCaptureSink
+
+    init(_ base: PCMCaptureSink) {
+        self.base = base
+    }
+
+    var name: String { base.name }
+    var format: PCMFormat { base.format }
+    var bufferFrames: Int { base.bufferFrames }
+    func write(_ interleavedSamples: [Int16]) throws(PCMError) -> Int { try base.write(interleavedSamples) }
+    func queuedFrames() throws(PCMError) -> Int { try base.queuedFrames() }
+    func drain() throws(PCMError) { try base.drain() }
+    func stop() throws(PCMError) { try base.stop() }
+}

@@ -12,8 +12,10 @@ final class BenchReportTests: XCTestCase {
         return histogram
     }
 
-    private func result(_ method: TimingMethod, _ microseconds: [Int]) -> PeriodicRunResult {
-        PeriodicRunResult(method: method, lateness: histogram(microseconds), missing: 0, cpu: .zero, span: .seconds(1), hostSteal: nil)
+    private func result(_ method: TimingMethod, _ microseconds: [Int], late: Int = 0, steal: Duration? = nil) -> PeriodicRunResult {
+        PeriodicRunResult(
+            method: method, lateness: histogram(microseconds), missing: 0, latePastOnePeriod: late, cpu: .milliseconds(30), span: .seconds(1), hostSteal: steal
+        )
     }
 
     func testRatiosAreAgainstTheSchedulerInTheSameCondition() {
@@ -22,31 +24,63 @@ final class BenchReportTests: XCTestCase {
             result(.asyncAfter, [100, 100, 100, 100]),
         ])
         XCTAssertEqual(rows.map(\.method), ["DeadlineScheduler", "DispatchQueue.asyncAfter"])
-        XCTAssertEqual(rows[0].p99RatioToScheduler, 1)
-        XCTAssertEqual(rows[1].p99RatioToScheduler, 50)
+        XCTAssertEqual(rows[0].p99RatioToScheduler, Ratio(value: 1, isLowerBound: false))
+        XCTAssertEqual(rows[1].p99RatioToScheduler, Ratio(value: 50, isLowerBound: false))
         XCTAssertEqual(rows[1].maxMicroseconds, 100)
     }
 
-    func testAZeroSchedulerP99IsFlooredAtOneMicrosecond() {
+    func testARatioOverAnUnresolvedDenominatorIsALowerBoundAndNoneWhenNeitherResolves() {
         let rows = BenchReport.latenessRows(condition: "idle", [
             result(.deadlineScheduler, [0, 0]),
             result(.taskSleep, [30, 30]),
         ])
-        XCTAssertEqual(rows[1].p99RatioToScheduler, 30)
+        XCTAssertNil(rows[0].p99RatioToScheduler, "0 ÷ 0 is not printed as a ratio")
+        XCTAssertEqual(rows[1].p99RatioToScheduler, Ratio(value: 30, isLowerBound: true))
+        XCTAssertEqual(rows[1].p99RatioToScheduler?.text, "≥ 30×")
+        XCTAssertEqual(Ratio.of(0.4, over: 0.4, resolution: 1), nil)
+        XCTAssertEqual(Ratio.of(12, over: 4, resolution: 1)?.text, "3×")
     }
 
-    func testGoalsUseTheLastConditionAndTheWorstSchedulerMaximum() throws {
+    func testFiguresCompareOursWithThePeerOfTheSameRun() throws {
         let lateness = BenchReport.latenessRows(condition: "idle", [result(.deadlineScheduler, [1_500]), result(.asyncAfter, [1_600])])
-            + BenchReport.latenessRows(condition: "load 2", [result(.deadlineScheduler, [10]), result(.asyncAfter, [400])])
-        let idle = BenchReport.cpuRow(state: "idle", cpu: .microseconds(200), span: .seconds(1))
-        XCTAssertEqual(idle.percentOfOneCore, 0.02, accuracy: 1e-9)
-        let goals = try XCTUnwrap(BenchReport.goals(lateness: lateness, idleCPU: idle))
-        XCTAssertEqual(goals.condition, "load 2")
-        XCTAssertEqual(goals.asyncAfterP99OverSchedulerP99, 40)
-        XCTAssertTrue(goals.p99AtLeast20TimesLower)
-        XCTAssertEqual(goals.schedulerMaxMicroseconds, 1_500)
-        XCTAssertFalse(goals.maxUnder1Millisecond)
-        XCTAssertTrue(goals.idleCPUUnderOneTenthPercent)
+            + BenchReport.latenessRows(condition: "load 2", [
+                result(.deadlineScheduler, [10]), result(.asyncAfter, [400]), result(.hostFloor, [8, 2_000]),
+            ])
+        let overhead = [
+            BenchReport.overheadRow(WakeOverhead.Method.deadlineScheduler.rawValue, histogram([3])),
+            BenchReport.overheadRow(WakeOverhead.Method.dispatchAsync.rawValue, histogram([8])),
+            BenchReport.overheadRow(PlayerStartOverhead.method, histogram([12])),
+        ]
+        let streams = [
+            BenchReport.streamRow(condition: "idle", result(.deadlineScheduler, [1], late: 0), count: 1_000),
+            BenchReport.streamRow(condition: "idle", result(.asyncAfter, [50], late: 20), count: 1_000),
+        ]
+        let figures = BenchReport.figures(lateness: lateness, overhead: overhead, streams: streams, coldPlay: nil, sync: nil)
+        let start = try XCTUnwrap(figures.first { $0.figure.hasPrefix("player.start()") })
+        XCTAssertEqual(start.ratio, Ratio(value: 1.5, isLowerBound: false))
+        XCTAssertEqual(start.met, true, "12 µs ≤ 20 µs and 1.5× ≤ 3×")
+        let now = try XCTUnwrap(figures.first { $0.figure.hasPrefix("DeadlineScheduler.schedule") })
+        XCTAssertEqual(now.met, true)
+        let stream = try XCTUnwrap(figures.first { $0.figure.contains("1 kHz") })
+        XCTAssertEqual(stream.met, true, "equal CPU, nothing late")
+        XCTAssertEqual(streams[1].latePercent, 2)
+        let loaded = try XCTUnwrap(figures.first { $0.figure.hasPrefix("lateness (load 2)") })
+        XCTAssertEqual(loaded.ratio, Ratio(value: 40, isLowerBound: false))
+        XCTAssertEqual(loaded.met, true)
+        XCTAssertTrue(loaded.peer.contains("host p99"), loaded.peer)
+    }
+
+    func testAMaximumOverOneMillisecondFailsOnlyWhereTheHostKeptItsOwnBelow() throws {
+        func loaded(hostMaximum: Int, steal: Duration = .zero) throws -> BenchReport.Figure {
+            let lateness = BenchReport.latenessRows(condition: "load 2", [
+                result(.deadlineScheduler, Array(repeating: 10, count: 199) + [1_500], steal: steal), result(.asyncAfter, [4_000]),
+                result(.hostFloor, Array(repeating: 5, count: 199) + [hostMaximum]),
+            ])
+            return try XCTUnwrap(BenchReport.figures(lateness: lateness, overhead: [], streams: [], coldPlay: nil, sync: nil).first)
+        }
+        XCTAssertEqual(try loaded(hostMaximum: 200).met, false)
+        XCTAssertEqual(try loaded(hostMaximum: 3_000).met, true, "the host's own sleeper stalled as long")
+        XCTAssertEqual(try loaded(hostMaximum: 200, steal: .milliseconds(10)).met, true, "the hypervisor took the CPU during the run")
     }
 
     func testTextTableAlignsTextLeftAndNumbersRight() {
@@ -55,6 +89,8 @@ final class BenchReportTests: XCTestCase {
         XCTAssertEqual(BenchReport.number(0.0004), "0")
         XCTAssertEqual(BenchReport.number(12.34), "12.3")
         XCTAssertEqual(BenchReport.number(2425.4), "2425")
+        XCTAssertEqual(BenchReport.number(-2.5), "-2.5")
+        XCTAssertEqual(BenchReport.number(0.0125), "0.013")
     }
 
     func testBadOptionsAreRejected() {

@@ -89,8 +89,15 @@ public final class DRV2605 {
 
     /// Wire time of `reads` register reads and `writes` register writes at this bus's speed.
     public func wireTime(reads: Int = 0, writes: Int = 0) -> Duration {
-        bus.wireTime(of: Self.readOperations(.status)) * reads + bus.wireTime(of: Self.writeOperations(.status, 0)) * writes
+        .nanoseconds(accessNanoseconds.read * Int64(reads) + accessNanoseconds.write * Int64(writes))
     }
+
+    /// The bus's wire time of one register read and one register write, asked once: budgets and
+    /// leads need them on every player start, and asking builds a transaction's arrays.
+    private lazy var accessNanoseconds = (
+        read: bus.wireTime(of: Self.readOperations(.status)).nanoseconds,
+        write: bus.wireTime(of: Self.writeOperations(.status, 0)).nanoseconds
+    )
 
     /// Reads one register; transient bus errors are retried (a read has no side effects).
     public func readRegister(_ register: DRV2605Register) throws(DRV2605Error) -> UInt8 {
@@ -115,8 +122,9 @@ public final class DRV2605 {
     }
 
     private func writeRegister(_ register: DRV2605Register, _ value: UInt8, retryingTransientErrors: Bool) throws(DRV2605Error) {
-        _ = try access(register, retryingTransientErrors: retryingTransientErrors) { () throws(I2CError) in
-            try self.bus.transaction(address: self.address, Self.writeOperations(register, value))
+        try access(register, retryingTransientErrors: retryingTransientErrors) { () throws(I2CError) in
+            // The bus's own register write: on i2c-dev it allocates nothing, once per RTP sample.
+            try self.bus.writeRegister(address: self.address, register: register.rawValue, value: value)
         }
     }
 

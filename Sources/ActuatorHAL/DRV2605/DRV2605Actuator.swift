@@ -60,10 +60,16 @@ public final class DRV2605Actuator: Actuator {
         try? DRV2605RegisterValues(configuration: configuration, variant: variant, calibration: calibration)
     }
 
-    /// How RTP_INPUT is read with this configuration (amplitude 1 at the rated voltage).
+    /// How RTP_INPUT is read with this configuration (amplitude 1 at the rated voltage), for the
+    /// variant and calibration it was worked out for: working it out builds the whole register
+    /// file, too much (and too many allocations) for every real-time sample.
     private var realtimeInput: DRV2605RealtimeInput {
-        registerValues?.realtimeInput ?? configuration.realtimeInputReading
+        if let cached = realtimeInputCache, cached.variant == variant, cached.calibration == calibration { return cached.input }
+        let input = registerValues?.realtimeInput ?? configuration.realtimeInputReading
+        realtimeInputCache = (variant, calibration, input)
+        return input
     }
+    private var realtimeInputCache: (variant: DRV2605Variant, calibration: DRV2605CalibrationResult?, input: DRV2605RealtimeInput)?
 
     /// ROM effects (when the chip has a library), real-time amplitude (signed in open loop) in the
     /// RTP format's steps up to the rated voltage, resonant frequency, and the bus cost of one RTP update.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 // The datasheet's ratings ↔ register formulas (TI DRV2605L datasheet, "Programming"), each in
 // one place, each with its inverse for register dumps. Register values are rounded to the nearest

@@ -159,7 +159,10 @@ public final class PCMActuator: Actuator {
     private func restartLeadIn(dueAt due: MonotonicInstant, on sink: any PCMSink) throws -> [Int16] {
         let format = sink.format
         _ = try sink.write(configuration.channelMap.interleave([Int16](repeating: 0, count: format.periodFrames)))
-        let nextFramePlays = clock.now + format.duration(ofFrames: try sink.queuedFrames())
+        // From the delay as of the device's last position update, not as read now: read between
+        // two updates it still counts frames that have left (see `PCMSink.queueReading`).
+        let reading = try sink.queueReading()
+        let nextFramePlays = (reading.measuredAt ?? clock.now) + format.duration(ofFrames: reading.frames)
         let gap = (due - nextFramePlays).nanoseconds
         let frames = gap <= 0 ? 0 : Int((Double(gap) * Double(format.sampleRate) / 1e9).rounded())
         return [Int16](repeating: 0, count: min(frames, latencyFrames))

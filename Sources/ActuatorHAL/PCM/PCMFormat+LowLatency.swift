@@ -14,4 +14,10 @@ extension PCMFormat {
     public func duration(ofFrames frames: Int) -> Duration {
         .nanoseconds(Int64(frames) * 1_000_000_000 / Int64(max(1, sampleRate)))
     }
+
+    /// Whole frames that play in `duration` (none for a negative one).
+    public func frames(in duration: Duration) -> Int {
+        let (seconds, nanoseconds) = max(duration.nanoseconds, 0).quotientAndRemainder(dividingBy: 1_000_000_000)
+        return Int(seconds) * sampleRate + Int(nanoseconds * Int64(sampleRate) / 1_000_000_000)
+    }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A TI TCA9548A 8-channel I2C switch on a parent bus.
 ///
 /// The chip has one register: a control byte whose bit k connects downstream channel k to the
@@ -29,7 +27,7 @@ public final class TCA9548A: @unchecked Sendable {
     /// `"<parent>/mux@0x70"`; channel names extend it.
     public let name: String
     /// Serialises select + access so two channels never interleave on the wire.
-    private let lock = NSLock()
+    private let lock = Lock()
 
     /// A switch at `address` on `parent`; no bus traffic until the first access.
     public init(parent: any I2CBus, address: I2CAddress = 0x70) throws(TCA9548AError) {

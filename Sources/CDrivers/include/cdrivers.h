@@ -115,6 +115,10 @@ int hb_pcm_write(hb_pcm *pcm, const int16_t *samples, unsigned long frames, unsi
                  unsigned int *recoveries);
 /* Frames queued ahead of the output (snd_pcm_delay); 0 when the stream is not running. */
 int hb_pcm_delay(hb_pcm *pcm, long *frames);
+/* The delay with the CLOCK_MONOTONIC instant it was true (the last position update, from
+ * snd_pcm_status with timestamps enabled); *measured_ns is 0 when the stream is not running or the
+ * device gives no timestamp, and the delay is then as of now. */
+int hb_pcm_delay_at(hb_pcm *pcm, long *frames, int64_t *measured_ns);
 /* Plays out what is queued, then leaves the stream ready for more writes. */
 int hb_pcm_drain(hb_pcm *pcm);
 /* Discards what is queued, then leaves the stream ready for more writes. */
@@ -192,11 +196,17 @@ int hb_rt_set_current_thread_fifo(int priority);
 /* PR_SET_TIMERSLACK for the calling thread, in nanoseconds. */
 int hb_rt_set_current_thread_timer_slack(unsigned long nanoseconds);
 /*
- * mlockall(MCL_CURRENT | MCL_FUTURE) for the whole process, only when RLIMIT_MEMLOCK is unlimited or
- * the process has CAP_IPC_LOCK (EPERM otherwise: a finite limit would make later allocations fail).
- * *memlock_limit receives the soft RLIMIT_MEMLOCK in bytes, UINT64_MAX when unlimited.
+ * mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT): every page the process touches stays resident
+ * from its first touch, and nothing is faulted in only to be locked (plain MCL_CURRENT makes every
+ * mapped page of every library resident). Only when RLIMIT_MEMLOCK is unlimited or the process has
+ * CAP_IPC_LOCK (EPERM otherwise: a finite limit would make later allocations fail). EINVAL on a
+ * kernel without MCL_ONFAULT (before Linux 4.4). *memlock_limit receives the soft RLIMIT_MEMLOCK
+ * in bytes, UINT64_MAX when unlimited.
  */
-int hb_rt_lock_all_memory(uint64_t *memlock_limit);
+int hb_rt_lock_memory_on_fault(uint64_t *memlock_limit);
+/* Touches `bytes` of the calling thread's stack below the caller, so the timing path's stack
+ * pages are faulted in (and, after hb_rt_lock_memory_on_fault, locked) before they are needed. */
+void hb_rt_prefault_stack(size_t bytes);
 /* The soft RLIMIT_RTPRIO; UINT64_MAX when unlimited. */
 int hb_rt_priority_limit(uint64_t *soft_limit);
 

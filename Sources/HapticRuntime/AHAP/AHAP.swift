@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Apple Haptic Audio Pattern files: reading them into a `HapticPattern` the way Core Haptics
 /// does, and writing patterns back out.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Typed access to values, so every wrong type, negative time and out-of-range value is reported
 /// the same way: the value's `line:column` and key path.
 extension AHAPDocumentReader {

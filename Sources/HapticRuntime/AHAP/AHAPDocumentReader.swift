@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns a parsed AHAP document into a `HapticPattern` under Apple's rules — missing keys take
 /// their defaults, out-of-range values are clamped, unknown keys are ignored — plus what real

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A look-ahead peak limiter: the mix never exceeds `ceiling`, and the gain that keeps it there
 /// moves smoothly, so overlapping sounds get quieter instead of clipping.

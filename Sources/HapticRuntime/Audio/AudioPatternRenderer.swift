@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 /// Renders a pattern's audio events as voices at the output's rate and channel count.
 ///

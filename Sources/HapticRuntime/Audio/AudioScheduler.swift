@@ -111,19 +111,29 @@ public final class AudioScheduler {
 
     /// Tops the device up to `targetQueuedFrames`, placing sounds that fall in the blocks written.
     /// Returns the frames written.
+    ///
+    /// Placement starts from the device's queue as of its last position update, not as of now:
+    /// a device's position moves a period at a time, so a delay read between two updates still
+    /// counts frames that have left, and a sound placed from it would start up to a period early
+    /// (the sound/haptic offsets of up to ±2.8 ms seen through snd-aloop in the kernel lane).
     @discardableResult
     public func service() throws(PCMError) -> Int {
         let format = sink.format
-        var queued = try sink.queuedFrames()
-        if isStreaming && queued == 0 { underruns += 1 }
-        remeasureOnsets(queued: queued)
+        let reading = try sink.queueReading()
+        let now = clock.now
+        if isStreaming && reading.frames == 0 { underruns += 1 }
+        // When the next frame written leaves the device: once what was queued at the reading has played.
+        var nextFrameLeaves = (reading.measuredAt ?? now) + format.duration(ofFrames: reading.frames)
+        remeasureOnsets(firstQueuedLeaves: nextFrameLeaves - format.duration(ofFrames: reading.frames), queued: reading.frames)
+        // Queued as of now: less what has played since the reading.
+        var queued = max(0, reading.frames - (reading.measuredAt.map { format.frames(in: now - $0) } ?? 0))
         var written = 0
         while queued < targetQueuedFrames {
             let frames = format.periodFrames
-            let blockStart = clock.now + format.duration(ofFrames: queued)
-            placeDue(blockStart: blockStart, frames: frames)
+            placeDue(blockStart: nextFrameLeaves, frames: frames)
             _ = try sink.write(mixer.render(frames: frames))
-            writtenUntil = blockStart + format.duration(ofFrames: frames)
+            nextFrameLeaves = nextFrameLeaves + format.duration(ofFrames: frames)
+            writtenUntil = nextFrameLeaves
             isStreaming = true
             queued += frames
             written += frames
@@ -149,15 +159,15 @@ public final class AudioScheduler {
         }
     }
 
-    /// Re-reads when each recent onset's frame will play from the current delay, so the reports
-    /// follow the device rather than the estimate made when the frame was written.
-    private func remeasureOnsets(queued: Int) {
+    /// Re-reads when each recent onset's frame will play from the current reading (the first
+    /// frame still queued leaves at `firstQueuedLeaves`), so the reports follow the device rather
+    /// than the estimate made when the frame was written.
+    private func remeasureOnsets(firstQueuedLeaves: MonotonicInstant, queued: Int) {
         let firstQueued = writtenFrames - queued
-        let now = clock.now
         for index in onsets.indices.reversed() {
             let frame = onsets[index].frame
             guard frame >= firstQueued else { break }
-            onsets[index].onset = now + sink.format.duration(ofFrames: frame - firstQueued)
+            onsets[index].onset = firstQueuedLeaves + sink.format.duration(ofFrames: frame - firstQueued)
         }
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// How an AudioContinuous event's parameters become a tone. Apple does not publish Core Haptics'
 /// synthesiser, so hapticboard documents its own:

@@ -1,5 +1,9 @@
 import ActuatorHAL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `HapticEngine`'s sound: one output stream, the sounds its content names, and the renderer
 /// that turns a pattern's audio events into voices. Attach it with `HapticEngine.attachAudio(_:)`.
@@ -47,7 +51,7 @@ public final class EngineAudio {
     private var renderOrder: [HapticPattern] = []
     /// Guards the library and the rendered voices: `prerender` runs on the application's thread
     /// outside the engine's lock, so the timing thread never waits for a long render.
-    private let renderLock = NSLock()
+    private let renderLock = Lock()
     /// Patterns whose voices are kept.
     static let renderCacheSize = 32
 

@@ -1,5 +1,9 @@
 import ActuatorHAL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The sound files a piece of content names, decoded once at the output rate.
 ///
@@ -39,7 +43,7 @@ public final class SoundLibrary {
         switch AHAPWaveformResolver.resolve(path, inFolder: folder) {
         case .success(let resolved): url = resolved
         case .failure(let problem):
-            let asset = (path as NSString).pathExtension.isEmpty
+            let asset = URL(fileURLWithPath: path).pathExtension.isEmpty
                 ? Self.assetExtensions.lazy.compactMap({ try? AHAPWaveformResolver.resolve(path + "." + $0, inFolder: self.folder).get() }).first
                 : nil
             guard let asset else { throw .waveformPath(path: path, problem: problem) }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Yams
 
 /// A board file read from disk: its description and the YAML tree, kept so that later checks can

@@ -1,5 +1,9 @@
 import ActuatorHAL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a well-formed board file must satisfy beyond its shape: names that resolve, values in the
 /// ranges the chips accept, and no two devices answering at one place on a bus. Every rule

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Renders a stream as PCM for audio-driven actuators.
 ///
 /// - Continuous events: a carrier at the mapped frequency (resonance on an LRA; sharpness-mapped,

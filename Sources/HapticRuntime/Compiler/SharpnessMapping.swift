@@ -1,5 +1,9 @@
 import ActuatorHAL
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// How sharpness reaches an actuator, which depends on whether its drive frequency can change.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The PCM drive of one transient: a burst at the drive frequency with a shaped attack, ended by
 /// a braking half-cycle.

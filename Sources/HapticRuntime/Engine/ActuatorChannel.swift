@@ -28,6 +28,11 @@ final class ActuatorChannel {
     /// A ROM trigger was issued and nothing has stopped it since: the chip may still be playing.
     var sequenceMayRun = false
     var driveGuard: ContinuousDriveGuard
+    /// The bus time of one register write and of a stop, read once: an actuator's capabilities are
+    /// computed afresh on every read, and neither changes while the bus stays the same.
+    private let writeCost: Duration
+    private let stopCost: Duration
+    private let keys: ChannelCommandKeys
 
     init(_ engineActuator: EngineActuator, options: CompilerOptions) {
         name = engineActuator.name
@@ -43,6 +48,9 @@ final class ActuatorChannel {
         compiled = PatternCompiler(capabilities: capabilities, options: options)
         mixer = AmplitudeMixer(signed: capabilities.supportsSignedAmplitude)
         driveGuard = ContinuousDriveGuard(limit: engineActuator.maximumContinuousDrive)
+        writeCost = capabilities.amplitudeUpdateCost
+        stopCost = actuator.stopLead
+        keys = ChannelCommandKeys(actuator: name)
     }
 
     /// The scheduler learns bus costs per key: one key per actuator and kind of command.
@@ -50,28 +58,31 @@ final class ActuatorChannel {
 
     /// Key and expected bus time of a command (before the scheduler has measured any).
     func cost(of command: ActuatorCommand) -> (key: CostKey, expected: Duration) {
-        let write = actuator.capabilities.amplitudeUpdateCost
         switch command {
         // A prepare scheduled while the actuator is already ready may find it in the right mode and
         // cost nothing: it learns its own lead so it cannot shrink the lead of real transitions.
-        case .prepare: return (costKey(actuator.powerState == .ready ? "prepare-if-needed" : "prepare"), actuator.budget(for: .prepare))
-        // One write per sequencer slot, the terminating slot when the sequencer is not full, and GO.
-        // Keyed by length: a long sequence's learned cost must not make a single click early.
-        case .trigger(let steps): return (costKey("trigger\(steps.count)"), write * (min(steps.count + 1, 8) + 1))
-        case .amplitude: return (costKey("amplitude"), write)
-        case .frequency: return (costKey("frequency"), write)
-        case .pcm: return (costKey("pcm"), .zero)
-        case .stop: return (costKey("stop"), actuator.stopLead)
+        case .prepare: return (actuator.powerState == .ready ? keys.prepareIfNeeded : keys.prepare, actuator.budget(for: .prepare))
+        case .trigger(let steps): return (keys.trigger(steps: steps.count), triggerCost(steps: steps.count))
+        case .amplitude: return (keys.amplitude, writeCost)
+        case .frequency: return (keys.frequency, writeCost)
+        case .pcm: return (keys.pcm, .zero)
+        case .stop: return (keys.stop, stopCost)
         }
+    }
+
+    /// One write per sequencer slot, the terminating slot when the sequencer is not full, and GO.
+    private func triggerCost(steps: Int) -> Duration {
+        // In nanoseconds: multiplying a Duration goes through 128-bit arithmetic.
+        .nanoseconds(writeCost.nanoseconds * Int64(min(steps + 1, ChannelCommandKeys.preparedTriggerLengths) + 1))
     }
 
     /// How the scheduler treats a command: clicks are transients (dropped when stale), amplitude
     /// and frequency are streams per player (resynced when late), everything else must happen.
-    func commandClass(of command: ActuatorCommand, player: Int) -> CommandClass {
+    func commandClass(of command: ActuatorCommand, streams: PlayerStreams) -> CommandClass {
         switch command {
         case .trigger: .transient
-        case .amplitude: .stream(StreamID("\(name)/\(player)/amplitude"))
-        case .frequency: .stream(StreamID("\(name)/\(player)/frequency"))
+        case .amplitude: streams.amplitude
+        case .frequency: streams.frequency
         case .prepare, .pcm, .stop: .control
         }
     }
@@ -79,7 +90,7 @@ final class ActuatorChannel {
     /// Time from now until content can start on this actuator: waking if off, preparing unless
     /// ready, and the bus time of a full sequencer trigger so the first command is not itself late.
     var startLead: Duration {
-        var lead = cost(of: .trigger(Array(repeating: .effect(1), count: 8))).expected
+        var lead = triggerCost(steps: ChannelCommandKeys.preparedTriggerLengths)
         if actuator.powerState == .off { lead += actuator.budget(for: .wake) }
         if actuator.powerState != .ready { lead += actuator.budget(for: .prepare) }
         return lead

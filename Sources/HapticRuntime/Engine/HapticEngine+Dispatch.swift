@@ -2,20 +2,21 @@ import ActuatorHAL
 
 /// What happens when a player's command comes due: the mix, mode switches, triggers and the end.
 extension HapticEngine {
-    /// Schedules `command` for `player` on `channel` to take effect at `deadline`.
-    func schedule(_ command: ActuatorCommand, on channel: ActuatorChannel, at deadline: MonotonicInstant, for player: HapticPatternPlayer, entry: Int) -> ScheduledToken {
+    /// Schedules a command of a player's plan, issued at `instant`: `target` runs it by `entry`,
+    /// so scheduling it allocates nothing.
+    func schedulePlanned(
+        _ command: ActuatorCommand, on channel: ActuatorChannel, at instant: MonotonicInstant, class commandClass: CommandClass,
+        target: any ScheduledCommandTarget, entry: Int
+    ) -> ScheduledToken {
         let (key, expected) = channel.cost(of: command)
-        let name = channel.name
-        // PCM plays behind the device queue: written that much early, it starts on its deadline.
-        var dispatch = deadline
-        if case .pcm = command { dispatch = deadline - channel.actuator.pcmOutputLatency }
-        return scheduler.schedule(at: dispatch, class: channel.commandClass(of: command, player: player.id), costKey: key, expectedCost: expected) { [weak self, weak player] in
-            guard let self, let player else { return }
-            try self.locked {
-                guard player.fired(entry) else { return }
-                try self.perform(command, on: name, for: player, dueAt: deadline)
-            }
-        }
+        return enqueue(at: instant, class: commandClass, costKey: key, expectedCost: expected, action: .target(target, entry))
+    }
+
+    /// When a command due at `deadline` is handed to the scheduler: PCM plays behind the device
+    /// queue, so it is written that much early to start on its deadline.
+    func issueInstant(of command: ActuatorCommand, on channel: ActuatorChannel, deadline: MonotonicInstant) -> MonotonicInstant {
+        if case .pcm = command { return deadline - channel.actuator.pcmOutputLatency }
+        return deadline
     }
 
     /// Schedules an engine action (wake, idle timers, drive checks, player control) with no bus
@@ -23,18 +24,14 @@ extension HapticEngine {
     @discardableResult
     func scheduleControl(at deadline: MonotonicInstant, key: CostKey, expectedCost: Duration = .zero, _ action: @escaping () throws -> Void) -> ScheduledToken {
         let box = UncheckedAction(action)
-        return scheduler.schedule(at: deadline, class: .control, costKey: key, expectedCost: expectedCost) { [weak self] in
+        return enqueue(at: deadline, class: .control, costKey: key, expectedCost: expectedCost, action: .closure { [weak self] in
             guard let self else { return }
             try self.locked { try box.action() }
-        }
+        })
     }
 
-    private func channel(named name: String) -> ActuatorChannel? {
-        channels.first { $0.name == name }
-    }
-
-    private func perform(_ command: ActuatorCommand, on name: String, for player: HapticPatternPlayer, dueAt deadline: MonotonicInstant) throws {
-        guard let channel = channel(named: name) else { return }
+    /// Carries out one of `player`'s commands on `channel`, due at `deadline`.
+    func perform(_ command: ActuatorCommand, on channel: ActuatorChannel, for player: HapticPatternPlayer, dueAt deadline: MonotonicInstant) throws {
         let actuator = channel.actuator
         switch command {
         case .prepare(let mode):
@@ -150,9 +147,9 @@ extension HapticEngine {
             guard let self, let player, player.fired(entry) else { return }
             try self.perform(group, for: player)
         }
-        return scheduler.schedule(at: deadline, class: commandClass, costKey: key, expectedCost: expected) { [weak self] in
+        return enqueue(at: deadline, class: commandClass, costKey: key, expectedCost: expected, action: .closure { [weak self] in
             try self?.locked { try action.action() }
-        }
+        })
     }
 
     private func perform(_ group: Together, for player: HapticPatternPlayer) throws {

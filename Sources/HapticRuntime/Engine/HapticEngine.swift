@@ -1,5 +1,9 @@
 import ActuatorHAL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Plays haptic patterns on a board's actuators with Core Haptics semantics: players scheduled on
 /// a `DeadlineScheduler`, power managed ahead of content, and every actuator left stopped and in
@@ -21,9 +25,13 @@ public final class HapticEngine: @unchecked Sendable {
     public let compilerOptions: CompilerOptions
 
     let channels: [ActuatorChannel]
-    private let lock = NSRecursiveLock()
+    private let lock = Lock(recursive: true)
     private var lockDepth = 0
     private var deferredCallbacks: [() -> Void] = []
+    /// A command scheduled in the current locked section was already due: it runs on the caller's
+    /// thread once the section ends (the scheduler's immediate path), not inside the section, where
+    /// it would run before the caller finished its own bookkeeping.
+    private var hasDueCommands = false
     private var nextPlayerID = 0
     /// Players with pending or sounding output.
     var activePlayers: [Int: HapticPatternPlayer] = [:]
@@ -216,6 +224,11 @@ public final class HapticEngine: @unchecked Sendable {
     public var monitoringActionCount: Int { locked { monitoringActions } }
     var monitoringActions = 0
 
+    /// Scheduled actions that handed a player's next planned commands to the scheduler (a long
+    /// pattern is scheduled a window at a time): bookkeeping, not the content's commands.
+    public var planRefillCount: Int { locked { planRefills } }
+    var planRefills = 0
+
     // MARK: Players
 
     /// A player for `pattern` on the actuator named `actuator`, or on every actuator when nil.
@@ -338,14 +351,25 @@ public final class HapticEngine: @unchecked Sendable {
         defer {
             lockDepth -= 1
             var callbacks: [() -> Void] = []
+            var runDueCommands = false
             if lockDepth == 0 {
-                callbacks = deferredCallbacks
-                deferredCallbacks = []
+                swap(&callbacks, &deferredCallbacks)
+                runDueCommands = hasDueCommands
+                hasDueCommands = false
             }
             lock.unlock()
+            if runDueCommands { scheduler.runDueCommandsOnCaller() }
             for callback in callbacks { callback() }
         }
         return try body()
+    }
+
+    /// Queues a command on the scheduler; one already due runs when the outermost locked section
+    /// ends. Call under the lock.
+    func enqueue(at deadline: MonotonicInstant, class commandClass: CommandClass, costKey: CostKey, expectedCost: Duration, action: ScheduledAction) -> ScheduledToken {
+        let (token, isDue) = scheduler.enqueue(at: deadline, class: commandClass, costKey: costKey, expectedCost: expectedCost, action: action)
+        if isDue { hasDueCommands = true }
+        return token
     }
 
     /// Queues a handler call until the lock is released.

@@ -1,5 +1,9 @@
 import ActuatorHAL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads a content file in whichever format it is written, chosen by its extension:
 ///
@@ -46,7 +50,7 @@ public enum ContentLoader {
             guard let sounds else { throw .noSoundReading(file: file) }
             let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("hapticboard-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: temporary) }
-            do { try data.write(to: temporary) } catch { throw .unreadable(file: file, reason: (error as NSError).localizedDescription) }
+            do { try data.write(to: temporary) } catch { throw .unreadable(file: file, reason: FileReadFailure.reason(for: error)) }
             do {
                 let clip = SoundHaptics.clip(for: try SoundHaptics.decode(contentsOf: temporary, with: sounds.decoder), reading: sounds, source: file)
                 // No AudioCustom event: the sound has no file beside the content to play from.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A Piano-style note: one step of a list that plays haptic feedback, Taptic Engine booms,
 /// vibrations and sounds, with waits between them.

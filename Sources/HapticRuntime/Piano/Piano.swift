@@ -1,4 +1,4 @@
-import Foundation
+import ActuatorHAL
 import Logging
 
 /// Piano's static API, spelled as its README spells it: `Piano.play([...])`, `Piano.cancel()`,
@@ -81,7 +81,7 @@ public enum PianoError: Error, CustomStringConvertible {
 /// The static API's piano and error handler, behind a lock: UI code and the engine's handler
 /// thread may both call.
 private final class PianoState: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var storedPiano: HapticPiano?
     private var storedHandler: @Sendable (any Error) -> Void = { error in
         Logger(label: "hapticboard.piano").error("\(error)")

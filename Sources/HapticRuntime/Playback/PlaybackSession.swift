@@ -292,7 +292,7 @@ public final class PlaybackSession {
             content: items.map(\.name),
             events: items.reduce(0) { $0 + $1.content.pattern.events.count },
             passes: passes,
-            commands: metrics.dispatched - auxiliaryActionCount - engine.monitoringActionCount,
+            commands: metrics.dispatched - auxiliaryActionCount - engine.monitoringActionCount - engine.planRefillCount,
             statusReads: engine.monitoringActionCount,
             late: metrics.lateness.estimatedCount(above: PlaybackReport.lateTolerance),
             dropped: metrics.droppedLate + metrics.resynced,

@@ -4,9 +4,11 @@ import ActuatorHAL
 /// player semantics. Made by `HapticEngine.makePlayer(with:on:)`.
 ///
 /// The pattern is compiled once per actuator when the player is made (and again after
-/// `sendParameters` / `scheduleParameterCurve`); starting schedules the compiled commands on the
-/// engine's scheduler: amplitude as a stream, ROM triggers as transients, mode switches and the end
-/// as control commands. Several players on one actuator mix (`AmplitudeMixer`).
+/// `sendParameters` / `scheduleParameterCurve`); starting turns the compiled commands into a plan
+/// (deadlines, in issue order) and hands the scheduler the part issued within `planHorizon`,
+/// topping it up as commands run: amplitude as a stream, ROM triggers as transients, mode switches
+/// and the end as control commands. So a long pattern starts as fast as a click, and a playing
+/// player allocates nothing per command. Several players on one actuator mix (`AmplitudeMixer`).
 ///
 /// Times are engine seconds (`HapticEngine.currentTime`). For `start` and `resume`, 0 means as
 /// soon as the actuators can play (after waking and preparing them); for `stop`, `pause`,
@@ -29,7 +31,15 @@ public class HapticPatternPlayer: @unchecked Sendable {
         var token: ScheduledToken
         /// Pattern time the command takes effect; −∞ for the wake ahead of content.
         var time: Double
+        /// The command, when it came from the plan and runs through `commandTarget`.
+        var planned: PlannedCommand? = nil
     }
+
+    /// How far ahead of now planned commands are handed to the scheduler: far more than any
+    /// command's lead, little enough that a refill hands over a few dozen commands at most.
+    static let planHorizon = Duration.milliseconds(50)
+    /// The entry number `commandTarget` runs as a refill of the plan, not as a command.
+    private static let refillEntry = 0
 
     private var segment: Segment?
     private var pausedOffset: Double?
@@ -40,6 +50,16 @@ public class HapticPatternPlayer: @unchecked Sendable {
     private var controlTokens: [ScheduledToken] = []
     private var endedChannels: Set<String> = []
     private var muted = false
+    /// The current segment's commands, in issue order; those before `planCursor` are scheduled.
+    private var plan: [PlannedCommand] = []
+    private var planCursor = 0
+    /// The scheduled refill of the plan, while part of it is not scheduled yet.
+    private var refillToken: ScheduledToken?
+    private let commandTarget = PlayerCommandTarget()
+    /// Stream classes of this player's commands, by channel.
+    private let streams: [PlayerStreams]
+    /// The refill's cost key, made once.
+    private let refillKey: CostKey
 
     var loopEnabledValue = false
     var loopEndValue = 0.0
@@ -51,6 +71,10 @@ public class HapticPatternPlayer: @unchecked Sendable {
         self.id = id
         self.pattern = pattern
         self.channels = channels
+        pending.reserveCapacity(PendingCommands.reservedCommands)
+        streams = channels.map { PlayerStreams(actuator: $0.name, player: id) }
+        refillKey = CostKey("player-plan", actuators: channels.map(\.name))
+        commandTarget.player = self
         engine.locked { recompile() }
     }
 
@@ -248,14 +272,14 @@ public class HapticPatternPlayer: @unchecked Sendable {
         }
     }
 
-    /// Schedules the current segment's commands; with `from`, only those taking effect at or after
-    /// that pattern time (the rest are already scheduled).
+    /// Plans the current segment's commands and schedules the first window of them; with `from`,
+    /// replaces the part of the plan taking effect at or after that pattern time (the rest is kept).
     private func scheduleCommands(from replanTime: Double?) throws {
         guard let segment else { return }
         var emptyChannels: [ActuatorChannel] = []
-        // Commands by deadline, so those due on several actuators at once can start together.
-        var due: [MonotonicInstant: [(channel: ActuatorChannel, command: ActuatorCommand, time: Double)]] = [:]
-        for channel in channels {
+        // What is left of the plan before `replanTime`, then the new commands.
+        var planned = replanTime.map { time in plan[planCursor...].filter { $0.time < time } } ?? []
+        for (index, channel) in channels.enumerated() {
             guard let program = compiled[channel.name] else { continue }
             let sliced = ProgramSlice.commands(
                 of: program, from: segment.offset, to: loopEnabledValue ? loopLength : nil,
@@ -271,21 +295,20 @@ public class HapticPatternPlayer: @unchecked Sendable {
                 }
             }
             for (command, deadline) in zip(sliced, deadlines) where command.time >= (replanTime ?? -.infinity) {
-                due[deadline, default: []].append((channel, command.command, command.time))
+                let issueAt = engine.issueInstant(of: command.command, on: channel, deadline: deadline)
+                planned.append(PlannedCommand(channel: index, command: command.command, time: command.time, deadline: deadline, issueAt: issueAt))
             }
         }
-        for (deadline, commands) in due {
-            let time = commands[0].time
-            let (groups, rest) = engine.together(commands.map { ($0.channel, $0.command) })
-            for group in groups {
-                let entry = nextEntryNumber()
-                pending[entry] = Pending(token: engine.schedule(group, at: deadline, for: self, entry: entry), time: time)
+        // Issue order; commands issued together keep channel and program order.
+        plan = planned.enumerated()
+            .sorted { (first: (offset: Int, element: PlannedCommand), second: (offset: Int, element: PlannedCommand)) in
+                (first.element.issueAt, first.offset) < (second.element.issueAt, second.offset)
             }
-            for (channel, command) in rest {
-                let entry = nextEntryNumber()
-                pending[entry] = Pending(token: engine.schedule(command, on: channel, at: deadline, for: self, entry: entry), time: time)
-            }
-        }
+            .map(\.element)
+        planCursor = 0
+        if let refillToken { engine.scheduler.cancel(refillToken) }
+        refillToken = nil
+        scheduleFromPlan()
         for channel in emptyChannels {
             let end = compiled[channel.name]?.duration ?? 0
             guard end > segment.offset else {
@@ -303,6 +326,71 @@ public class HapticPatternPlayer: @unchecked Sendable {
                 self.channelEnded(channel.name)
             }
             pending[entry] = Pending(token: token, time: end)
+        }
+    }
+
+    /// Hands the scheduler the planned commands issued before now + `planHorizon` (at least the
+    /// next instant's), and keeps a refill scheduled while the rest of the plan waits. Called when
+    /// a segment starts, after each planned command runs and by the refill: once the plan's
+    /// storage exists, none of it allocates.
+    private func scheduleFromPlan() {
+        let horizon = engine.clock.now + Self.planHorizon
+        var lastIssued: MonotonicInstant?
+        while planCursor < plan.count {
+            let issueAt = plan[planCursor].issueAt
+            guard issueAt < horizon || lastIssued == nil || issueAt == lastIssued else { break }
+            var end = planCursor + 1
+            while end < plan.count, plan[end].issueAt == issueAt { end += 1 }
+            scheduleTogether(planCursor..<end)
+            planCursor = end
+            lastIssued = issueAt
+        }
+        guard planCursor < plan.count, refillToken == nil else { return }
+        let refillAt = plan[planCursor].issueAt - Self.planHorizon / 2
+        refillToken = engine.enqueue(at: refillAt, class: .control, costKey: refillKey, expectedCost: .zero, action: .target(commandTarget, Self.refillEntry))
+    }
+
+    /// Schedules the planned commands `range`, all issued at one instant; those due on several
+    /// actuators that a synchronizer can start together become one action.
+    private func scheduleTogether(_ range: Range<Int>) {
+        guard range.count > 1, !engine.synchronizers.isEmpty else {
+            for index in range { schedule(plan[index]) }
+            return
+        }
+        let first = plan[range.lowerBound]
+        let (groups, single) = engine.together(range.map { (channels[plan[$0].channel], plan[$0].command) })
+        for group in groups {
+            let entry = nextEntryNumber()
+            pending[entry] = Pending(token: engine.schedule(group, at: first.deadline, for: self, entry: entry), time: first.time)
+        }
+        for index in range where single.contains(where: { $0.channel === channels[plan[index].channel] && $0.command == plan[index].command }) {
+            schedule(plan[index])
+        }
+    }
+
+    /// Schedules one planned command, run by `commandTarget`.
+    private func schedule(_ planned: PlannedCommand) {
+        let entry = nextEntryNumber()
+        let channel = channels[planned.channel]
+        let token = engine.schedulePlanned(
+            planned.command, on: channel, at: planned.issueAt, class: channel.commandClass(of: planned.command, streams: streams[planned.channel]),
+            target: commandTarget, entry: entry
+        )
+        pending[entry] = Pending(token: token, time: planned.time, planned: planned)
+    }
+
+    /// Runs a planned command (or the plan's refill) when the scheduler reaches it.
+    func runPlanned(_ entry: Int) throws {
+        try engine.locked {
+            if entry == Self.refillEntry {
+                engine.planRefills += 1
+                refillToken = nil
+                scheduleFromPlan()
+                return
+            }
+            guard let planned = pending.removeValue(forKey: entry)?.planned else { return }
+            try engine.perform(planned.command, on: channels[planned.channel], for: self, dueAt: planned.deadline)
+            scheduleFromPlan()
         }
     }
 
@@ -377,9 +465,14 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     private func cancelScheduled() {
         for item in pending.values { engine.scheduler.cancel(item.token) }
-        pending = [:]
+        // Kept: a restarted or looping player refills it without allocating.
+        pending.removeAll(keepingCapacity: true)
         if let loopToken { engine.scheduler.cancel(loopToken) }
         loopToken = nil
+        if let refillToken { engine.scheduler.cancel(refillToken) }
+        refillToken = nil
+        plan = []
+        planCursor = 0
     }
 
     /// Takes this player off every actuator it uses; see `HapticEngine.release` for `standby`.

@@ -6,33 +6,39 @@
 /// A sample is capped at twice the current lead plus `outlierMargin`: an action preempted for
 /// milliseconds says nothing about the bus, and would otherwise make the next commands land early.
 /// A real, lasting change still gets through, the cap growing with the lead at every sample.
+///
+/// Kept in whole nanoseconds: it is read for every command the scheduler looks at, and `Duration`
+/// arithmetic goes through 128-bit integers.
 struct CostEstimate {
     /// The weight of a new sample once the estimate has settled.
     static let smoothing = 1.0 / 8.0
     /// Added to twice the lead to form the cap, so small leads can still grow quickly.
-    static let outlierMargin = Duration.microseconds(100)
+    static let outlierMargin: Int64 = 100_000
 
-    private(set) var lead: Duration
+    private(set) var leadNanoseconds: Int64
     private var samples: Int
+
+    var lead: Duration { .nanoseconds(leadNanoseconds) }
 
     /// Starts from `expectedCost`; a zero (unknown) seed is replaced by the first measurement.
     init(expectedCost: Duration) {
-        lead = max(expectedCost, .zero)
-        samples = expectedCost > .zero ? 1 : 0
+        leadNanoseconds = max(expectedCost.nanoseconds, 0)
+        samples = leadNanoseconds > 0 ? 1 : 0
     }
 
     /// Takes `expectedCost` as the seed when nothing, not even a seed, is known yet.
     mutating func offer(expectedCost: Duration) {
         guard samples == 0, expectedCost > .zero else { return }
-        lead = expectedCost
+        leadNanoseconds = expectedCost.nanoseconds
         samples = 1
     }
 
     mutating func record(_ cost: Duration) {
-        let sample = samples > 0 ? min(max(cost, .zero), lead * 2 + Self.outlierMargin) : max(cost, .zero)
+        let measured = max(cost.nanoseconds, 0)
+        let sample = samples > 0 ? min(measured, leadNanoseconds * 2 + Self.outlierMargin) : measured
         samples += 1
         let weight = max(1.0 / Double(samples), Self.smoothing)
-        let step = Double((sample - lead).nanoseconds) * weight
-        lead = max(lead + .nanoseconds(Int64(step.rounded())), .zero)
+        let step = Double(sample - leadNanoseconds) * weight
+        leadNanoseconds = max(leadNanoseconds + Int64(step.rounded()), 0)
     }
 }

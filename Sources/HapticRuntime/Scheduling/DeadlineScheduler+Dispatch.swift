@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 extension DeadlineScheduler {
     /// Dispatches everything due up to `instant` on the calling thread, sleeping on the clock to each
@@ -16,17 +15,22 @@ extension DeadlineScheduler {
 
     /// Takes and runs every command due at `now`.
     func dispatchDue(at now: MonotonicInstant) {
-        let batch = condition.withLock { pending.takeDue(at: now) }
+        let batch = condition.withLock { () -> [DueCommand] in
+            dueBuffer.removeAll(keepingCapacity: true)
+            pending.takeDue(at: now, into: &dueBuffer)
+            return dueBuffer
+        }
         dispatch(batch)
     }
 
     /// Runs a batch of due commands in dispatch order, applying the late policy to each at the moment
     /// its turn comes (earlier actions of the batch make later ones later).
     func dispatch(_ batch: [DueCommand]) {
-        let stale = StaleStreamCommands.tokens(in: batch)
-        for due in batch {
+        // By index: `enumerated()` is generic code that, unspecialized, allocates per element.
+        for index in 0..<batch.count {
+            let due = batch[index]
             let command = due.command
-            if stale.contains(command.token) {
+            if StaleStreamCommands.isStale(index, in: batch) {
                 condition.withLock {
                     if pending.claim(command.token) { recordedMetrics.resynced += 1 }
                 }
@@ -50,7 +54,7 @@ extension DeadlineScheduler {
     private func run(_ command: ScheduledCommand, lateness: Duration, start: MonotonicInstant) {
         var failure: (any Error)?
         do {
-            try command.action()
+            try command.action.run()
         } catch {
             failure = error
         }
@@ -60,7 +64,7 @@ extension DeadlineScheduler {
             recordedMetrics.lateness.record(lateness)
             guard failure != nil else {
                 // A failed action's duration says nothing about what a successful one costs.
-                pending.recordCost(end - start, for: command.costKey)
+                pending.recordCost(end - start, of: command)
                 return nil
             }
             recordedMetrics.errors += 1

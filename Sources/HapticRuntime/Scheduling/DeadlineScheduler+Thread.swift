@@ -1,11 +1,11 @@
 import ActuatorHAL
-import Foundation
 
 extension DeadlineScheduler {
     /// Starts the timing thread (a no-op when it runs). With a `setup` (on Linux `RealtimeThread()`:
-    /// SCHED_FIFO, 1 ns timer slack, locked memory) the thread applies it first and logs one
-    /// warning naming how to allow what was refused; without one it runs as an ordinary thread
-    /// (tests, or a process that must not hold real-time priority).
+    /// SCHED_FIFO, 1 ns timer slack, memory locked as it is touched, its stack and the scheduler's
+    /// buffers touched first) the thread applies it first and logs one warning naming how to allow
+    /// what was refused; without one it runs as an ordinary thread (tests, or a process that must
+    /// not hold real-time priority: memory locking is process-wide).
     ///
     /// The thread keeps the scheduler alive until `stopThread`.
     public func startThread(setup: (any TimingThreadSetup)? = nil) {
@@ -15,13 +15,17 @@ extension DeadlineScheduler {
         let threadSleeper = sleeper ?? makeSleeper()
         sleeper = threadSleeper
         isRunning = true
+        // Allocated before the thread runs, so the first dispatches neither allocate nor fault.
+        dueBuffer.reserveCapacity(PendingCommands.reservedCommands)
         spinInterrupt.store(false, ordering: .relaxed)
-        let thread = Thread { [self] in
-            runTimingThread(setup: setup, sleeper: threadSleeper)
+        do {
+            timingThread = try PlatformThread.start(name: name) { [self] in
+                runTimingThread(setup: setup, sleeper: threadSleeper)
+            }
+        } catch {
+            isRunning = false
+            logger.error("no timing thread: \(error)")
         }
-        thread.name = name
-        timingThread = thread
-        thread.start()
     }
 
     /// Stops the timing thread and waits for it to exit; commands not yet run stay queued for the
@@ -41,9 +45,9 @@ extension DeadlineScheduler {
         condition.unlock()
         spinInterrupt.store(true, ordering: .releasing)
         threadSleeper?.interrupt()
-        guard Thread.current != thread else { return }
+        guard PlatformThread.current != thread else { return }
         condition.lock()
-        while timingThread === thread {
+        while timingThread == thread {
             condition.wait()
         }
         condition.unlock()
@@ -66,16 +70,26 @@ extension DeadlineScheduler {
         condition.lock()
         isThreadReadyStorage = true
         while isRunning {
+            // A caller on the immediate path is running actions: it runs whatever is due, then
+            // hands the role back with a broadcast.
+            if isDispatching {
+                condition.wait()
+                continue
+            }
             guard let next = pending.nextDispatchInstant() else {
                 condition.wait()
                 continue
             }
             let now = clock.now
             if now >= next {
-                let batch = pending.takeDue(at: now)
+                isDispatching = true
+                dueBuffer.removeAll(keepingCapacity: true)
+                pending.takeDue(at: now, into: &dueBuffer)
+                let batch = dueBuffer
                 condition.unlock()
                 dispatch(batch)
                 condition.lock()
+                isDispatching = false
                 continue
             }
             waitTarget = next
@@ -90,7 +104,7 @@ extension DeadlineScheduler {
                 }
                 condition.lock()
                 switch outcome {
-                case .success(false): spinWindowState.observe(oversleep: woke - wakeInstant)
+                case .success(false): spinWindowState.observe(wakeUpError: woke - wakeInstant)
                 case .success(true): break
                 case .failure: sleeper = threadSleeper
                 }

@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 import Logging
 import Synchronization
 
@@ -8,16 +7,23 @@ import Synchronization
 ///
 /// - The timing thread (`startThread`) sleeps on the clock to `deadline − lead − spin window`, then
 ///   spins to `deadline − lead` (the dispatch instant) and runs the action. An earlier command
-///   arriving while it sleeps wakes it at once. With nothing scheduled it blocks: zero CPU.
+///   arriving while it sleeps wakes it at once. With nothing scheduled it blocks: zero CPU. The
+///   spin window follows the wake-up error it measures (`SpinWindow`), so it spins only the few
+///   microseconds the kernel's wake-up cannot be trusted with.
+/// - A command already due when it is scheduled while the timing thread runs is not handed over:
+///   it runs on the caller's thread before `schedule` returns (no sleep/wake round trip), unless
+///   another thread is running actions at that moment, which then runs it next.
 /// - `lead(for:)` is a moving average of the measured durations of the cost key's actions, seeded
 ///   by `expectedCost`.
 /// - Late commands follow `LatePolicy` and `CommandClass`: stale transients are dropped, streams
-///   resync to their newest due value, control commands always run.
+///   resync to their newest due value, control commands always run. Values of one stream falling
+///   due within one write of each other go out as one write (the newest).
 /// - `run(until:)` runs the same dispatch code on the caller's thread, for virtual-clock tests.
 ///
-/// Actions run one at a time, on the timing thread (or the `run(until:)` caller), never under the
-/// scheduler's lock, so they may schedule or cancel commands themselves. Keep them short: a slow
-/// action delays every command behind it.
+/// Actions run one at a time — whichever thread runs them holds the scheduler's single dispatch
+/// role — never under the scheduler's lock, so they may schedule or cancel commands themselves.
+/// Keep them short: a slow action delays every command behind it. Once running, dispatching a
+/// command allocates nothing.
 public final class DeadlineScheduler: @unchecked Sendable {
     /// The clock deadlines are on.
     public let clock: any MonotonicClock
@@ -28,7 +34,7 @@ public final class DeadlineScheduler: @unchecked Sendable {
 
     let logger: Logger
     /// Guards every `var` below and is what an idle timing thread waits on.
-    let condition = NSCondition()
+    let condition = ConditionLock()
     /// Tells a spinning timing thread to look at the queue again (new earlier command, or stop).
     let spinInterrupt = Atomic<Bool>(false)
 
@@ -39,7 +45,13 @@ public final class DeadlineScheduler: @unchecked Sendable {
     /// The dispatch instant the timing thread is sleeping or spinning toward; nil when it is idle or dispatching.
     var waitTarget: MonotonicInstant?
     var isRunning = false
-    var timingThread: Thread?
+    /// Whether a thread (the timing thread or a caller on the immediate path) is running actions:
+    /// only the holder of this role takes commands out of `pending` and runs them.
+    var isDispatching = false
+    /// The batch being run by the dispatch role's holder; kept so that taking due commands reuses
+    /// its storage instead of allocating.
+    var dueBuffer: [DueCommand] = []
+    var timingThread: PlatformThread?
     var sleeper: (any InterruptibleSleeper)?
     var realtimeSetupStorage: RealtimeSetup?
     /// The timing thread finished its set-up and is taking commands.
@@ -75,19 +87,59 @@ public final class DeadlineScheduler: @unchecked Sendable {
         at deadline: MonotonicInstant, class commandClass: CommandClass, costKey: CostKey, expectedCost: Duration = .zero,
         _ action: @escaping @Sendable () throws -> Void
     ) -> ScheduledToken {
+        let (token, isDue) = enqueue(at: deadline, class: commandClass, costKey: costKey, expectedCost: expectedCost, action: .closure(action))
+        if isDue { runDueCommandsOnCaller() }
+        return token
+    }
+
+    /// Queues a command without running it even when it is due (the engine runs what is due once
+    /// its own bookkeeping is done, with `runDueCommandsOnCaller`); wakes the timing thread when the
+    /// command is earlier than what it waits for. Returns whether the command is due now with the
+    /// timing thread running, i.e. whether the caller may run it at once.
+    func enqueue(
+        at deadline: MonotonicInstant, class commandClass: CommandClass, costKey: CostKey, expectedCost: Duration = .zero,
+        action: ScheduledAction
+    ) -> (token: ScheduledToken, isDue: Bool) {
         condition.lock()
         let (token, dispatchInstant) = pending.insert(
             deadline: deadline, commandClass: commandClass, costKey: costKey, expectedCost: expectedCost, action: action
         )
-        let wakeSleeper = waitTarget.map { dispatchInstant < $0 } ?? false
+        let isDue = timingThread != nil && dispatchInstant <= clock.now
+        let wakeSleeper = !isDue && (waitTarget.map { dispatchInstant < $0 } ?? false)
         let sleeperToWake = wakeSleeper ? sleeper : nil
-        condition.signal()
+        if !isDue { condition.signal() }
         condition.unlock()
         if wakeSleeper {
             spinInterrupt.store(true, ordering: .releasing)
             sleeperToWake?.interrupt()
         }
-        return token
+        return (token, isDue)
+    }
+
+    /// The immediate path: while the timing thread runs, runs every command due now on the calling
+    /// thread, unless a thread already holds the dispatch role (it then runs them next, without a
+    /// sleep). Called by `schedule` for a command due when scheduled, and by the engine after a
+    /// call that scheduled one. Keeps one writer per bus: actions still run one at a time.
+    func runDueCommandsOnCaller() {
+        condition.lock()
+        guard timingThread != nil, !isDispatching else {
+            condition.unlock()
+            return
+        }
+        isDispatching = true
+        while true {
+            dueBuffer.removeAll(keepingCapacity: true)
+            pending.takeDue(at: clock.now, into: &dueBuffer)
+            guard !dueBuffer.isEmpty else { break }
+            let batch = dueBuffer
+            condition.unlock()
+            dispatch(batch)
+            condition.lock()
+        }
+        isDispatching = false
+        // The timing thread may be waiting for the role.
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Removes a command that has not started; does nothing when it already ran or was dropped.

@@ -11,6 +11,8 @@ struct DueCommand: Sendable {
 /// within a key deadline order is dispatch order and a lead learned later applies to commands
 /// already queued. The next command overall is the earliest head by `deadline − lead`.
 ///
+/// Queues live in an array and are found by key once, when a command is inserted; everything after
+/// that goes by index, so taking and running commands neither hashes keys nor allocates.
 /// Cancellation is lazy: a token leaves `live` at once and its command is discarded when reached.
 /// Not thread-safe; `DeadlineScheduler` guards it with its lock.
 struct PendingCommands {
@@ -19,8 +21,14 @@ struct PendingCommands {
         var heap = CommandHeap()
     }
 
-    private var queues: [CostKey: CostQueue] = [:]
-    private var live: Set<ScheduledToken> = []
+    /// Room made in advance for the commands in flight (a stream's queue, the live set): a
+    /// player keeps `HapticPatternPlayer.planHorizon` of its plan queued, a few hundred commands
+    /// at the fastest update rates, so a playing stream never grows them.
+    static let reservedCommands = 256
+
+    private var queues: [CostQueue] = []
+    private var queueIndex: [CostKey: Int] = [:]
+    private var live = Set<ScheduledToken>(minimumCapacity: 2 * PendingCommands.reservedCommands)
     private var nextSequence: UInt64 = 0
 
     /// Commands scheduled and neither run, dropped nor cancelled.
@@ -28,19 +36,24 @@ struct PendingCommands {
 
     /// Queues a command and returns its token and current dispatch instant.
     mutating func insert(
-        deadline: MonotonicInstant, commandClass: CommandClass, costKey: CostKey, expectedCost: Duration,
-        action: @escaping @Sendable () throws -> Void
+        deadline: MonotonicInstant, commandClass: CommandClass, costKey: CostKey, expectedCost: Duration, action: ScheduledAction
     ) -> (token: ScheduledToken, dispatchInstant: MonotonicInstant) {
         let token = ScheduledToken(sequence: nextSequence)
         nextSequence += 1
-        let command = ScheduledCommand(token: token, deadline: deadline, commandClass: commandClass, costKey: costKey, action: action)
-        var queue = queues.removeValue(forKey: costKey) ?? CostQueue(estimate: CostEstimate(expectedCost: expectedCost))
-        queue.estimate.offer(expectedCost: expectedCost)
-        queue.heap.insert(command)
-        let lead = queue.estimate.lead
-        queues[costKey] = queue
+        let index: Int
+        if let existing = queueIndex[costKey] {
+            index = existing
+            queues[index].estimate.offer(expectedCost: expectedCost)
+        } else {
+            index = queues.count
+            var queue = CostQueue(estimate: CostEstimate(expectedCost: expectedCost))
+            if case .stream = commandClass { queue.heap.reserveCapacity(Self.reservedCommands) }
+            queues.append(queue)
+            queueIndex[costKey] = index
+        }
+        queues[index].heap.insert(ScheduledCommand(token: token, deadline: deadline, commandClass: commandClass, costKey: costKey, queue: index, action: action))
         live.insert(token)
-        return (token, deadline - lead)
+        return (token, MonotonicInstant(nanoseconds: deadline.nanoseconds - queues[index].estimate.leadNanoseconds))
     }
 
     /// Forgets `token`'s command; false when it already ran, was dropped or cancelled.
@@ -50,9 +63,9 @@ struct PendingCommands {
     }
 
     mutating func cancelAll() {
-        live.removeAll()
-        for index in queues.values.indices {
-            queues.values[index].heap.removeAll()
+        live.removeAll(keepingCapacity: true)
+        for index in queues.indices {
+            queues[index].heap.removeAll()
         }
     }
 
@@ -62,11 +75,12 @@ struct PendingCommands {
     }
 
     func lead(for costKey: CostKey) -> Duration {
-        queues[costKey]?.estimate.lead ?? .zero
+        queueIndex[costKey].map { queues[$0].estimate.lead } ?? .zero
     }
 
-    mutating func recordCost(_ cost: Duration, for costKey: CostKey) {
-        queues[costKey]?.estimate.record(cost)
+    /// Feeds a measured duration into the lead of the command's key.
+    mutating func recordCost(_ cost: Duration, of command: ScheduledCommand) {
+        queues[command.queue].estimate.record(cost)
     }
 
     /// The earliest dispatch instant of a live command, discarding cancelled heads on the way.
@@ -74,29 +88,32 @@ struct PendingCommands {
         earliest()?.dispatchInstant
     }
 
-    /// Removes and returns every live command whose dispatch instant is at or before `now`, in
-    /// dispatch order (ties in schedule order). They stay live until claimed.
-    mutating func takeDue(at now: MonotonicInstant) -> [DueCommand] {
-        var due: [DueCommand] = []
-        while let next = earliest(), next.dispatchInstant <= now {
-            if let command = queues[next.costKey]?.heap.removeFirst() {
+    /// Appends to `due` every live command whose dispatch instant is at or before `now`, in
+    /// dispatch order (ties in schedule order), and — so that values of a stream falling due
+    /// while one bus write is still on the wire go out as one write — every stream command due
+    /// within its own key's lead after `now`. They stay live until claimed.
+    mutating func takeDue(at now: MonotonicInstant, into due: inout [DueCommand]) {
+        while let next = earliest() {
+            let lead = queues[next.queue].estimate.leadNanoseconds
+            let isStream = if case .stream = queues[next.queue].heap.first?.commandClass { true } else { false }
+            guard next.dispatchInstant <= now || (isStream && next.dispatchInstant.nanoseconds <= now.nanoseconds + lead) else { return }
+            if let command = queues[next.queue].heap.removeFirst() {
                 due.append(DueCommand(command: command, dispatchInstant: next.dispatchInstant))
             }
         }
-        return due
     }
 
-    private mutating func earliest() -> (dispatchInstant: MonotonicInstant, sequence: UInt64, costKey: CostKey)? {
-        var best: (dispatchInstant: MonotonicInstant, sequence: UInt64, costKey: CostKey)?
-        for index in queues.values.indices {
+    private mutating func earliest() -> (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int)? {
+        var best: (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int)?
+        for index in queues.indices {
             // Cancelled commands at the head would otherwise wake the thread for nothing.
-            while let head = queues.values[index].heap.first, !live.contains(head.token) {
-                _ = queues.values[index].heap.removeFirst()
+            while let head = queues[index].heap.first, !live.contains(head.token) {
+                _ = queues[index].heap.removeFirst()
             }
-            guard let head = queues.values[index].heap.first else { continue }
-            let instant = head.deadline - queues.values[index].estimate.lead
+            guard let head = queues[index].heap.first else { continue }
+            let instant = MonotonicInstant(nanoseconds: head.deadline.nanoseconds - queues[index].estimate.leadNanoseconds)
             if let current = best, (current.dispatchInstant, current.sequence) <= (instant, head.token.sequence) { continue }
-            best = (instant, head.token.sequence, head.costKey)
+            best = (instant, head.token.sequence, index)
         }
         return best
     }

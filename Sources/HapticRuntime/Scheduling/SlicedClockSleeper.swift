@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 /// The fallback for clocks that cannot interrupt a sleep: sleeps on the clock in slices of at most
 /// a millisecond and checks for an interrupt between slices, so an earlier command is noticed
@@ -9,7 +8,7 @@ final class SlicedClockSleeper: InterruptibleSleeper, @unchecked Sendable {
     static let slice = Duration.milliseconds(1)
 
     private let clock: any MonotonicClock
-    private let lock = NSLock()
+    private let lock = Lock()
     /// Guarded by `lock`.
     private var interruptPending = false
 

@@ -2,24 +2,16 @@
 /// with the latest deadline still matters; older values would only replay a past the actuator
 /// should already have left.
 enum StaleStreamCommands {
-    /// Tokens of stream commands in `batch` superseded by a newer command of the same stream.
-    static func tokens(in batch: [DueCommand]) -> Set<ScheduledToken> {
-        guard batch.count > 1 else { return [] }
-        var newest: [StreamID: ScheduledCommand] = [:]
-        var stale: Set<ScheduledToken> = []
-        for due in batch {
-            guard case .stream(let stream) = due.command.commandClass else { continue }
-            if let current = newest[stream] {
-                if current.precedes(due.command) {
-                    stale.insert(current.token)
-                    newest[stream] = due.command
-                } else {
-                    stale.insert(due.command.token)
-                }
-            } else {
-                newest[stream] = due.command
-            }
+    /// Whether `batch[index]` is a stream command superseded by a newer command of the same stream
+    /// in `batch`. Batches are a handful of commands, so a scan beats building a set, and it
+    /// allocates nothing on the timing thread.
+    static func isStale(_ index: Int, in batch: [DueCommand]) -> Bool {
+        guard batch.count > 1, case .stream(let stream) = batch[index].command.commandClass else { return false }
+        let command = batch[index].command
+        for other in batch.indices where other != index {
+            guard case .stream(let otherStream) = batch[other].command.commandClass, otherStream == stream else { continue }
+            if command.precedes(batch[other].command) { return true }
         }
-        return stale
+        return false
     }
 }

@@ -1,7 +1,5 @@
-import Foundation
-
 extension BenchReport {
-    /// The report as aligned tables.
+    /// The report as aligned tables: the issue's figures first, then what they come from.
     var text: String {
         var lines: [String] = []
         let config = configuration
@@ -9,34 +7,54 @@ extension BenchReport {
             + "\(config.loadThreads) busy thread(s) under load, \(config.cores) cores")
         lines.append("timing thread: \(config.timingThread); spin window at the end \(Self.number(config.spinWindowMicroseconds)) µs")
         lines.append("")
-        lines.append("(a) lateness on the same periodic deadlines, µs (callback start − deadline)")
+        lines.append("figures (ours beside a peer measured in this run; ratio = ours ÷ peer, or peer ÷ ours for lateness)")
+        lines += TextTable(
+            header: ["figure", "ours", "peer", "ratio", "goal", "met"],
+            rows: figures.map { [$0.figure, $0.ours, $0.peer, $0.ratio?.text ?? "-", $0.goal, $0.met.map { $0 ? "yes" : "NO" } ?? "-"] },
+            textColumns: 6
+        ).lines
+        lines.append("")
+        lines.append("(a) lateness on the same periodic deadlines, µs (callback start − deadline); the host row is a bare")
+        lines.append("    clock_nanosleep thread: the machine's own wake-up latency, with the steal the hypervisor reported")
         lines += TextTable(
             header: ["condition", "method", "p50", "p99", "max", "p99 ÷ scheduler", "missing", "host steal ms"],
             rows: lateness.map {
                 [$0.condition, $0.method, Self.number($0.p50Microseconds), Self.number($0.p99Microseconds),
-                 Self.number($0.maxMicroseconds), Self.number($0.p99RatioToScheduler) + "×", String($0.missing),
+                 Self.number($0.maxMicroseconds), $0.p99RatioToScheduler?.text ?? "-", String($0.missing),
                  $0.hostStealMilliseconds.map(Self.number) ?? "-"]
             },
             textColumns: 2
         ).lines
         lines.append("")
-        lines.append("(b) overhead: a zero-cost action requested for \"now\" until it runs; player.start() until the bus write, µs")
+        lines.append("(b) overhead, µs: a zero-cost action requested for \"now\" until it runs; player.start() until the bus write")
         lines += TextTable(
             header: ["method", "samples", "p50", "p99", "max"],
             rows: overhead.map { [$0.method, String($0.samples), Self.number($0.p50Microseconds), Self.number($0.p99Microseconds), Self.number($0.maxMicroseconds)] }
         ).lines
         lines.append("")
-        lines.append("(c) process CPU time (getrusage, all threads)")
+        lines.append("(c) a 1 kHz stream: CPU time (getrusage, busy threads taken out) and updates more than a period late;")
+        lines.append("    the scheduler idle uses \(Self.number(idleCPUPercentOfOneCore)) % of a core")
         lines += TextTable(
-            header: ["state", "CPU ms", "over ms", "% of one core"],
-            rows: cpu.map { [$0.state, Self.number($0.cpuMilliseconds), Self.number($0.spanMilliseconds), Self.number($0.percentOfOneCore)] }
+            header: ["condition", "method", "% of one core", "% late > 1 period", "host steal ms"],
+            rows: streams.map {
+                [$0.condition, $0.method, Self.number($0.percentOfOneCore), Self.number($0.latePercent), $0.hostStealMilliseconds.map(Self.number) ?? "-"]
+            },
+            textColumns: 2
         ).lines
-        if let goals {
+        if let sync {
             lines.append("")
-            lines.append("goals (\(goals.condition)): asyncAfter p99 ÷ scheduler p99 = \(Self.number(goals.asyncAfterP99OverSchedulerP99))× "
-                + "(≥ 20×: \(goals.p99AtLeast20TimesLower ? "met" : "not met")); "
-                + "scheduler max \(Self.number(goals.schedulerMaxMicroseconds)) µs (< 1 ms: \(goals.maxUnder1Millisecond ? "met" : "not met")); "
-                + "idle CPU \(Self.number(goals.idleCPUPercentOfOneCore)) % of a core (≈ 0: \(goals.idleCPUUnderOneTenthPercent ? "met" : "not met"))")
+            lines.append("(d) sound − haptic onset per onset on the simulated board, ms (\(sync.device))")
+            lines.append("    " + sync.offsetsMilliseconds.map(Self.number).joined(separator: " "))
+        }
+        if let coldPlay {
+            lines.append("")
+            lines.append("(e) `hapticboard \(ColdPlay.arguments.joined(separator: " "))` as a new process: start → first bus write, ms; peak RSS, MiB")
+            lines.append("    " + coldPlay.toFirstWriteMilliseconds.map { $0.map(Self.number) ?? "-" }.joined(separator: " ")
+                + "; RSS " + coldPlay.maximumResidentMebibytes.map(Self.number).joined(separator: " "))
+        }
+        if let executableMebibytes {
+            lines.append("")
+            lines.append("this executable: \(Self.number(executableMebibytes)) MiB on disk (the Pi build is docs/performance.md's static, stripped one)")
         }
         return lines.joined(separator: "\n")
     }
@@ -46,11 +64,16 @@ extension BenchReport {
         guard value.isFinite else { return String(value) }
         let magnitude = abs(value)
         let decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : 3
-        var text = String(format: "%.\(decimals)f", value)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
+        var scaled = value
+        for _ in 0..<decimals { scaled *= 10 }
+        let rounded = scaled.rounded()
+        var digits = String(Int64(abs(rounded)))
+        if decimals > 0 {
+            while digits.count <= decimals { digits = "0" + digits }
+            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
+            while digits.hasSuffix("0") { digits.removeLast() }
+            if digits.hasSuffix(".") { digits.removeLast() }
         }
-        return text
+        return (rounded < 0 && digits != "0" ? "-" : "") + digits
     }
 }

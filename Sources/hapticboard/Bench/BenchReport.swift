@@ -22,14 +22,14 @@ struct BenchReport: Encodable {
         var p50Microseconds: Double
         var p99Microseconds: Double
         var maxMicroseconds: Double
-        /// This method's p99 divided by the scheduler's p99 in the same condition (which is floored
-        /// at `BenchReport.ratioFloorMicroseconds`, so a zero p99 does not divide by zero).
-        var p99RatioToScheduler: Double
+        /// This method's p99 against the scheduler's in the same condition; nil where neither
+        /// resolves (see `Ratio`).
+        var p99RatioToScheduler: Ratio?
         /// CPU time the hypervisor took from the VM during this run, summed over CPUs (nil: not reported).
         var hostStealMilliseconds: Double?
     }
 
-    /// "Now" to action running, in microseconds.
+    /// Request → action (or bus write), in microseconds.
     struct OverheadRow: Encodable {
         var method: String
         var samples: Int
@@ -38,34 +38,61 @@ struct BenchReport: Encodable {
         var maxMicroseconds: Double
     }
 
-    /// Process CPU time over a span.
-    struct CPURow: Encodable {
-        var state: String
-        var cpuMilliseconds: Double
-        var spanMilliseconds: Double
-        /// CPU time as a share of one core over the span.
-        var percentOfOneCore: Double
-    }
-
-    /// The goals, checked against this run's figures (informative only).
-    struct Goals: Encodable {
+    /// A 1 kHz stream served by one method in one condition.
+    struct StreamRow: Encodable {
         var condition: String
-        var asyncAfterP99OverSchedulerP99: Double
-        var p99AtLeast20TimesLower: Bool
-        var schedulerMaxMicroseconds: Double
-        var maxUnder1Millisecond: Bool
-        var idleCPUPercentOfOneCore: Double
-        var idleCPUUnderOneTenthPercent: Bool
+        var method: String
+        /// The method's CPU time as a share of one core (the busy threads' taken out).
+        var percentOfOneCore: Double
+        /// Updates served more than one period late, or skipped, as a share of all.
+        var latePercent: Double
+        var hostStealMilliseconds: Double?
     }
 
-    /// Below a microsecond the scheduler's p99 is noise; ratios use at least this.
-    static let ratioFloorMicroseconds = 1.0
+    /// `hapticboard play --effect 47` on sim as a new process.
+    struct ColdPlayRow: Encodable {
+        var runs: Int
+        /// Process start → first bus write, per run, in milliseconds (nil: no write reported).
+        var toFirstWriteMilliseconds: [Double?]
+        /// The child's peak resident memory while playing, per run, in MiB.
+        var maximumResidentMebibytes: [Double]
+        /// Whether the child's timing thread locked its memory (no refusal reported).
+        var memoryLocked: Bool
+    }
+
+    /// Sound ↔ haptic onsets on the simulated board.
+    struct SyncRow: Encodable {
+        var onsets: Int
+        /// Sound onset − haptic onset, per onset, in milliseconds.
+        var offsetsMilliseconds: [Double]
+        /// Why each offset is what it is, in words (the audio device's granularity).
+        var device: String
+    }
+
+    /// One line of the table: our figure beside its peer's from the same run.
+    struct Figure: Encodable {
+        var figure: String
+        var ours: String
+        var peer: String
+        var ratio: Ratio?
+        var goal: String
+        /// nil where the goal cannot be judged in this run (a figure missing).
+        var met: Bool?
+    }
+
+    /// Latencies below this are below what the clock reads and the histogram resolve.
+    static let resolutionMicroseconds = 1.0
 
     var configuration: Configuration
+    var figures: [Figure]
     var lateness: [LatenessRow]
     var overhead: [OverheadRow]
-    var cpu: [CPURow]
-    var goals: Goals?
+    var streams: [StreamRow]
+    var idleCPUPercentOfOneCore: Double
+    var coldPlay: ColdPlayRow?
+    var sync: SyncRow?
+    /// This executable's size on disk, in MiB (strip it, and build it static, for the Pi figure).
+    var executableMebibytes: Double?
 
     static func microseconds(_ duration: Duration) -> Double {
         Double(duration.nanoseconds) / 1_000
@@ -77,41 +104,35 @@ struct BenchReport: Encodable {
 
     /// Lateness rows of one condition, with ratios against the scheduler's result in it.
     static func latenessRows(condition: String, _ results: [PeriodicRunResult]) -> [LatenessRow] {
-        let schedulerP99 = results.first { $0.method == .deadlineScheduler }.map { microseconds($0.lateness.percentile(99)) } ?? 0
-        let denominator = max(schedulerP99, ratioFloorMicroseconds)
+        let schedulerP99 = results.first { $0.method == .deadlineScheduler }.map { microseconds($0.lateness.percentile(99)) }
         return results.map { result in
             let p99 = microseconds(result.lateness.percentile(99))
             return LatenessRow(
                 condition: condition, method: result.method.rawValue, samples: result.lateness.count, missing: result.missing,
                 p50Microseconds: microseconds(result.lateness.percentile(50)), p99Microseconds: p99,
-                maxMicroseconds: microseconds(result.lateness.maximum), p99RatioToScheduler: p99 / denominator,
+                maxMicroseconds: microseconds(result.lateness.maximum),
+                p99RatioToScheduler: schedulerP99.flatMap { Ratio.of(p99, over: $0, resolution: resolutionMicroseconds) },
                 hostStealMilliseconds: result.hostSteal.map(milliseconds)
             )
         }
     }
 
-    static func cpuRow(state: String, cpu: Duration, span: Duration) -> CPURow {
-        let spanMilliseconds = milliseconds(span)
-        let cpuMilliseconds = milliseconds(cpu)
-        return CPURow(
-            state: state, cpuMilliseconds: cpuMilliseconds, spanMilliseconds: spanMilliseconds,
-            percentOfOneCore: spanMilliseconds > 0 ? cpuMilliseconds / spanMilliseconds * 100 : 0
+    static func overheadRow(_ method: String, _ histogram: LatenessHistogram) -> OverheadRow {
+        OverheadRow(
+            method: method, samples: histogram.count, p50Microseconds: microseconds(histogram.percentile(50)),
+            p99Microseconds: microseconds(histogram.percentile(99)), maxMicroseconds: microseconds(histogram.maximum)
         )
     }
 
-    /// Checks the goals on the last condition measured (the loaded one when there is load).
-    static func goals(lateness: [LatenessRow], idleCPU: CPURow?) -> Goals? {
-        guard let condition = lateness.last?.condition,
-              let scheduler = lateness.last(where: { $0.condition == condition && $0.method == TimingMethod.deadlineScheduler.rawValue }),
-              let asyncAfter = lateness.last(where: { $0.condition == condition && $0.method == TimingMethod.asyncAfter.rawValue }),
-              let idleCPU
-        else { return nil }
-        let worstMax = lateness.filter { $0.method == TimingMethod.deadlineScheduler.rawValue }.map(\.maxMicroseconds).max() ?? scheduler.maxMicroseconds
-        return Goals(
-            condition: condition, asyncAfterP99OverSchedulerP99: asyncAfter.p99RatioToScheduler,
-            p99AtLeast20TimesLower: asyncAfter.p99RatioToScheduler >= 20,
-            schedulerMaxMicroseconds: worstMax, maxUnder1Millisecond: worstMax < 1_000,
-            idleCPUPercentOfOneCore: idleCPU.percentOfOneCore, idleCPUUnderOneTenthPercent: idleCPU.percentOfOneCore < 0.1
+    static func streamRow(condition: String, _ result: PeriodicRunResult, count: Int) -> StreamRow {
+        StreamRow(
+            condition: condition, method: result.method.rawValue, percentOfOneCore: percentOfOneCore(cpu: result.cpu, span: result.span),
+            latePercent: count > 0 ? Double(result.latePastOnePeriod) / Double(count) * 100 : 0,
+            hostStealMilliseconds: result.hostSteal.map(milliseconds)
         )
+    }
+
+    static func percentOfOneCore(cpu: Duration, span: Duration) -> Double {
+        span > .zero ? milliseconds(cpu) / milliseconds(span) * 100 : 0
     }
 }

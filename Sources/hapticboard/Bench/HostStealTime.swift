@@ -3,7 +3,11 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Time the hypervisor gave this virtual machine's CPUs to someone else while they had work (the
 /// `steal` column of /proc/stat, summed over CPUs). On a shared build VM it explains stalls that

@@ -10,6 +10,8 @@ struct PeriodicDeadlines {
     let clock: SystemMonotonicClock
     let scheduler: DeadlineScheduler
     let queue: DispatchQueue
+    /// Whether the host probe asks for SCHED_FIFO, as the timing thread does.
+    let realtime: Bool
     /// Time between deadlines.
     let period: Duration
     /// Deadlines per run.
@@ -21,28 +23,33 @@ struct PeriodicDeadlines {
     static let grace = Duration.seconds(2)
 
     /// One run of `method`; with `stream` the scheduler's commands are one amplitude stream (late
-    /// values resync), otherwise control commands (every deadline runs, however late).
-    func run(_ method: TimingMethod, stream: Bool = false) -> PeriodicRunResult {
-        let recorder = LatenessRecorder()
+    /// values resync), otherwise control commands (every deadline runs, however late). `load`'s
+    /// CPU time is taken out of the process's, so `cpu` is the method's own.
+    func run(_ method: TimingMethod, stream: Bool = false, load: BusyLoad? = nil) -> PeriodicRunResult {
+        let recorder = LatenessRecorder(lateBeyond: period)
         let first = clock.now + Self.startDelay
         let deadlines = (0..<count).map { first + period * $0 }
         let last = deadlines.last ?? first
         var completed = false
         var cpu = Duration.zero
+        let loadBefore = load?.cpuTime ?? .zero
         let steal = HostStealTime.measure { cpu = ProcessCPUTime.measure {
             switch method {
             case .deadlineScheduler: startScheduler(deadlines, stream: stream, recorder: recorder)
             case .asyncAfter: startAsyncAfter(deadlines, recorder: recorder)
             case .taskSleep: startTaskSleep(deadlines, recorder: recorder)
+            case .hostFloor: startHostFloor(deadlines, recorder: recorder)
             }
             let giveUp = Date(timeIntervalSinceNow: (last - clock.now + Self.grace).secondsValue)
             completed = recorder.waitForSamples(count, giveUp: giveUp)
             // Resynced stream values never record: wait out the run so every method covers the same span.
             try? clock.sleep(until: last + period)
         } }
+        let loadCPU = (load?.cpuTime ?? .zero) - loadBefore
         let lateness = recorder.snapshot
         return PeriodicRunResult(
-            method: method, lateness: lateness, missing: completed ? 0 : count - lateness.count, cpu: cpu,
+            method: method, lateness: lateness, missing: completed ? 0 : count - lateness.count,
+            latePastOnePeriod: recorder.lateSamples + count - lateness.count, cpu: max(cpu - loadCPU, .zero),
             span: last + period - first, hostSteal: steal
         )
     }
@@ -71,6 +78,20 @@ struct PeriodicDeadlines {
         }
     }
 
+    private func startHostFloor(_ deadlines: [MonotonicInstant], recorder: LatenessRecorder) {
+        let clock = clock
+        let realtime = realtime
+        let thread = Thread {
+            if realtime { _ = RealtimeThread(lockingMemory: false).configureCurrentThread() }
+            for deadline in deadlines {
+                guard (try? clock.sleep(until: deadline)) != nil else { return }
+                recorder.record(clock.now - deadline)
+            }
+        }
+        thread.name = "hapticboard-bench-host"
+        thread.start()
+    }
+
     private func startTaskSleep(_ deadlines: [MonotonicInstant], recorder: LatenessRecorder) {
         let continuousBase = ContinuousClock.now
         let monotonicBase = clock.now
@@ -94,7 +115,9 @@ struct PeriodicRunResult {
     var lateness: LatenessHistogram
     /// Deadlines whose callback never came (or, for a stream, values skipped by resync).
     var missing: Int
-    /// Process CPU time over the run.
+    /// Deadlines served more than one period late, or never (a value skipped by resync was late).
+    var latePastOnePeriod: Int
+    /// Process CPU time over the run, less the busy threads' of the loaded condition.
     var cpu: Duration
     /// Wall time the run covered.
     var span: Duration

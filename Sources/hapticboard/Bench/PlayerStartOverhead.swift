@@ -29,11 +29,9 @@ struct PlayerStartOverhead {
         let hardware = SimulatedBoardHardware()
         let board = try Board.sim.open(on: hardware)
         guard let chip = board.actuators.first?.drv2605, let simulation = hardware.chips[chip.name] else { throw CommandLineError.noActuators(board: board.board.name) }
-        // The chip model keeps datasheet times (EN to ready, reset) on its virtual clock; pacing
-        // it to the wall clock lets the driver's real waits satisfy them.
-        let bus = ZeroCostBus(device: simulation.bus, clock: clock, deviceClock: PacedClock(pacing: simulation.clock))
-        let driver = DRV2605(bus: bus, address: chip.driver.address, enableLine: simulation.enableLine, clock: clock)
-        let actuator = DRV2605Actuator(name: chip.name, driver: driver, configuration: chip.configuration)
+        let zeroCost = ZeroCostChip(name: chip.name, configuration: chip.configuration, wall: clock, board: simulation, address: chip.driver.address)
+        let bus = zeroCost.bus
+        let actuator = zeroCost.actuator
         // Idle timeouts far beyond the run: every start finds the actuator ready.
         let engine = HapticEngine(
             actuators: [EngineActuator(actuator, name: chip.name, idleTimeouts: IdleTimeouts(standby: .seconds(3_600), sleep: .seconds(7_200)))],
@@ -76,7 +74,7 @@ struct PlayerStartOverhead {
         }
         let requested = clock.now
         try player.start(atTime: 0)
-        let wrote = bus?.waitForWrite(patience: Self.patience)
+        let wrote = bus?.waitForWrite(patience: .seconds(Self.patience))
         let giveUp = Date(timeIntervalSinceNow: Self.patience)
         finished.withLock {
             while !state.isSet {

@@ -1,7 +1,11 @@
 import ActuatorHAL
 import ActuatorHALLinux
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HapticRuntime
 
 /// Overhead from asking for a zero-cost action "now" to the action running, one request at a time

@@ -2,25 +2,34 @@ import ActuatorHAL
 import ActuatorHALLinux
 import ArgumentParser
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HapticRuntime
 
-/// `hapticboard bench`: how late DeadlineScheduler, DispatchQueue.asyncAfter and Task.sleep wake
-/// on the same deadlines, what waking costs, and how much CPU the scheduler uses.
+/// `hapticboard bench`: the figures of the performance issue in one run, each beside a peer
+/// measured in the same run (DispatchQueue.async/asyncAfter, Task.sleep, the host's own sleeper).
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure timing: scheduler lateness vs DispatchQueue.asyncAfter vs Task.sleep, wake overhead, CPU use.",
+        abstract: "Measure timing, CPU, sync, cold start and memory beside DispatchQueue, Task.sleep and the host's own wake-up.",
         discussion: """
         (a) Every method wakes at the same periodic CLOCK_MONOTONIC deadlines, first on an idle \
-        machine, then with --load busy threads; lateness = callback start − deadline. \
+        machine, then with --load busy threads; lateness = callback start − deadline; a bare \
+        clock_nanosleep thread (cyclictest-like) shows the host's own wake-up latency, and the \
+        hypervisor's steal time is printed beside. \
         (b) A zero-cost action is requested for "now" and timed until it runs, one request every \
         millisecond so the waker is idle each time; and player.start() on an engine whose \
         (simulated DRV2605L) actuator is ready is timed until its first register write reaches a \
         zero-cost bus (transactions take no wire time), one start after each player's end. \
-        (c) Process CPU time (getrusage) while the scheduler idles for 1 s and while each method \
-        streams 1,000 amplitude values 1 ms apart to a zero-cost sink. The machine is shared and \
-        noisy: compare methods within one run, as ratios. Takes about 3 × count × period per condition.
+        (c) In each condition, each method streams 1,000 amplitude values 1 ms apart: its CPU time \
+        (getrusage, the busy threads taken out) and the updates more than a period late. \
+        (d) Sound and haptic onsets of a pattern on the simulated board, per onset. \
+        (e) `hapticboard play --effect 47` as a new process: start → first bus write, and its peak \
+        resident memory. The machine is shared and noisy: compare within one run, as ratios. \
+        Takes about 4 × count × period per condition plus ten seconds.
 
         --sound-analysis measures only the analysis that makes haptics from sound: seconds of \
         analysis for 1, 10 and 60 s clips at 48 kHz (fastest of three runs), how many times \
@@ -53,6 +62,8 @@ struct BenchCommand: ParsableCommand {
     static let overheadSamples = 1_000
     /// Player starts in part (b); each plays a short transient to its end.
     static let playerStartSamples = 200
+    /// New processes started for part (e).
+    static let coldPlayRuns = 5
 
     func validate() throws {
         guard load >= 0 else { throw ValidationError("--load must be 0 or more busy threads, not \(load).") }
@@ -74,49 +85,44 @@ struct BenchCommand: ParsableCommand {
         defer { scheduler.stopThread() }
         let queue = DispatchQueue(label: "hapticboard.bench", qos: .userInteractive)
         let period = Duration.nanoseconds(Int64((periodMilliseconds * 1_000_000).rounded()))
-        let periodic = PeriodicDeadlines(clock: clock, scheduler: scheduler, queue: queue, period: period, count: count)
-
-        var lateness: [BenchReport.LatenessRow] = []
-        let conditions = [("idle", 0)] + (load > 0 ? [("load \(load)", load)] : [])
-        for (condition, threads) in conditions {
-            printError("bench: (a) \(condition): \(count) deadlines × \(TimingMethod.allCases.count) methods…")
-            let busy = BusyLoad(threads: threads)
-            let results = TimingMethod.allCases.map { periodic.run($0) }
-            busy.stop()
-            lateness += BenchReport.latenessRows(condition: condition, results)
-        }
-
-        printError("bench: (b) wake overhead…")
-        let wake = WakeOverhead(clock: clock, scheduler: scheduler, queue: queue, samples: Self.overheadSamples)
-        let overhead = WakeOverhead.Method.allCases.map { method in
-            let (histogram, _) = wake.run(method)
-            return BenchReport.OverheadRow(
-                method: method.rawValue, samples: histogram.count,
-                p50Microseconds: BenchReport.microseconds(histogram.percentile(50)),
-                p99Microseconds: BenchReport.microseconds(histogram.percentile(99)),
-                maxMicroseconds: BenchReport.microseconds(histogram.maximum)
-            )
-        }
-
-        printError("bench: (b) player.start() to the bus write…")
-        let start = try PlayerStartOverhead(clock: clock, scheduler: scheduler, samples: Self.playerStartSamples).run()
-        let playerStart = BenchReport.OverheadRow(
-            method: PlayerStartOverhead.method, samples: start.overhead.count,
-            p50Microseconds: BenchReport.microseconds(start.overhead.percentile(50)),
-            p99Microseconds: BenchReport.microseconds(start.overhead.percentile(99)),
-            maxMicroseconds: BenchReport.microseconds(start.overhead.maximum)
+        let periodic = PeriodicDeadlines(clock: clock, scheduler: scheduler, queue: queue, realtime: !noRealtime, period: period, count: count)
+        let stream = PeriodicDeadlines(
+            clock: clock, scheduler: scheduler, queue: queue, realtime: !noRealtime, period: Self.streamPeriod, count: Self.streamCount
         )
 
-        printError("bench: (c) CPU time…")
+        printError("bench: (b) wake overhead and player.start()…")
+        let wake = WakeOverhead(clock: clock, scheduler: scheduler, queue: queue, samples: Self.overheadSamples)
+        var overhead = WakeOverhead.Method.allCases.map { BenchReport.overheadRow($0.rawValue, wake.run($0).overhead) }
+        let start = try PlayerStartOverhead(clock: clock, scheduler: scheduler, samples: Self.playerStartSamples).run()
+        overhead.append(BenchReport.overheadRow(PlayerStartOverhead.method, start.overhead))
+
         scheduler.cancelAll()
         let idleSpan = Duration.seconds(1)
         let idleCPU = ProcessCPUTime.measure { try? clock.sleep(for: idleSpan) }
-        let idleRow = BenchReport.cpuRow(state: "DeadlineScheduler idle", cpu: idleCPU, span: idleSpan)
-        let stream = PeriodicDeadlines(clock: clock, scheduler: scheduler, queue: queue, period: Self.streamPeriod, count: Self.streamCount)
-        let streamRows = TimingMethod.allCases.map { method in
-            let result = stream.run(method, stream: true)
-            return BenchReport.cpuRow(state: "1 kHz stream: \(method.rawValue)", cpu: result.cpu, span: result.span)
+
+        var lateness: [BenchReport.LatenessRow] = []
+        var streams: [BenchReport.StreamRow] = []
+        let conditions = [("idle", 0)] + (load > 0 ? [("load \(load)", load)] : [])
+        for (condition, threads) in conditions {
+            printError("bench: (a) \(condition): \(count) deadlines × \(TimingMethod.allCases.count) methods, then (c) a 1 kHz stream each…")
+            let busy = BusyLoad(threads: threads)
+            lateness += BenchReport.latenessRows(condition: condition, TimingMethod.allCases.map { periodic.run($0) })
+            streams += TimingMethod.streaming.map {
+                BenchReport.streamRow(condition: condition, stream.run($0, stream: true, load: busy), count: Self.streamCount)
+            }
+            busy.stop()
         }
+
+        printError("bench: (d) sound and haptic onsets on the simulated board…")
+        let sync = try SimulatedOnsets().run()
+
+        printError("bench: (e) cold `hapticboard \(ColdPlay.arguments.joined(separator: " "))` × \(Self.coldPlayRuns)…")
+        let coldRuns = try (0..<Self.coldPlayRuns).map { _ in try ColdPlay(clock: clock).run() }
+        let coldPlay = BenchReport.ColdPlayRow(
+            runs: coldRuns.count, toFirstWriteMilliseconds: coldRuns.map { $0.toFirstWrite.map(BenchReport.milliseconds) },
+            maximumResidentMebibytes: coldRuns.map { Double($0.maximumResidentBytes) / 1_048_576 },
+            memoryLocked: coldRuns.allSatisfy(\.memoryLocked)
+        )
 
         let report = BenchReport(
             configuration: .init(
@@ -124,8 +130,10 @@ struct BenchCommand: ParsableCommand {
                 cores: ProcessInfo.processInfo.activeProcessorCount, timingThread: Self.describe(scheduler.realtimeSetup),
                 spinWindowMicroseconds: BenchReport.microseconds(scheduler.spinWindow)
             ),
-            lateness: lateness, overhead: overhead + [playerStart], cpu: [idleRow] + streamRows,
-            goals: BenchReport.goals(lateness: lateness, idleCPU: idleRow)
+            figures: BenchReport.figures(lateness: lateness, overhead: overhead, streams: streams, coldPlay: coldPlay, sync: sync),
+            lateness: lateness, overhead: overhead, streams: streams,
+            idleCPUPercentOfOneCore: BenchReport.percentOfOneCore(cpu: idleCPU, span: idleSpan),
+            coldPlay: coldPlay, sync: sync, executableMebibytes: ExecutableSize.mebibytes
         )
         if json {
             let encoder = JSONEncoder()
@@ -141,7 +149,7 @@ struct BenchCommand: ParsableCommand {
         return [
             setup.schedulingError == nil ? "SCHED_FIFO \(setup.priority)" : "ordinary scheduling (SCHED_FIFO refused)",
             setup.timerSlackError == nil ? "timer slack \(RealtimeThread.timerSlackNanoseconds) ns" : "default timer slack",
-            setup.memoryLockError == nil ? "memory locked" : "memory not locked",
+            setup.memoryLockError == nil ? "memory locked as touched (MCL_ONFAULT)" : "memory not locked",
         ].joined(separator: ", ")
     }
 }

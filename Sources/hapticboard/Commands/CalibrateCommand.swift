@@ -1,6 +1,10 @@
 import ActuatorHAL
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HapticRuntime
 
 /// `hapticboard calibrate`: runs the DRV2605 auto-calibration and stores the results.

@@ -1,6 +1,10 @@
 import ActuatorHAL
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HapticRuntime
 
 /// `hapticboard inspect FILE...`: what a content file holds, and what the board's actuator would play.

@@ -125,9 +125,12 @@ struct PlayCommand: ParsableCommand {
         defer { board.close() }
         let targets = try board.actuators(named: actuator)
         for target in targets { try checkDeviceOpens(target, on: board) }
+        for target in targets {
+            if let bus = board.simulatedChip(of: target)?.bus { FirstBusWriteReport.installIfRequested(on: bus) }
+        }
         // One clock drives the engine: the hardware's, or the simulation's paced to the wall clock.
         let simulatedClock = board.simulatedClock
-        let clock: any MonotonicClock = simulatedClock.map { fast ? $0 as any MonotonicClock : PacedClock(pacing: $0) } ?? board.opened.clock
+        let clock: any MonotonicClock = simulatedClock.map { fast ? $0 as any MonotonicClock : PacedClock(pacing: $0, by: SystemMonotonicClock()) } ?? board.opened.clock
         let session = PlaybackSession(
             board: board.opened, actuators: targets, clock: clock, pace: simulatedClock != nil && fast ? .stepped : .threaded(RealtimeThread()),
             latePolicy: LatePolicy(transientTolerance: .microseconds(Int64((lateTolerance * 1000).rounded())))

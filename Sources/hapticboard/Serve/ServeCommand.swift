@@ -95,7 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let board = try CommandBoard.open(options.resolvedBoard, calibrations: try state.store.load())
         // On a simulated board the virtual clock runs at wall-clock pace, as `play` runs it.
-        let clock: any MonotonicClock = board.simulatedClock.map { PacedClock(pacing: $0) } ?? board.opened.clock
+        let clock: any MonotonicClock = board.simulatedClock.map { PacedClock(pacing: $0, by: SystemMonotonicClock()) } ?? board.opened.clock
         let sound = noAudio ? nil : try board.opened.openSoundOutput(soundsIn: contentLibrary.folder, clock: clock)
         let service = HapticService(
             board: board.opened, scheduler: DeadlineScheduler(clock: clock), library: contentLibrary, theme: feedbackTheme,

@@ -1,32 +1,33 @@
 import ActuatorHAL
-import Foundation
 
 /// An I2C bus whose transactions cost nothing on the wire: each is handed at once to `device` (a
 /// simulated chip that answers as the real one would), and the CLOCK_MONOTONIC time of the first
 /// write after `arm()` is kept. What remains between a request and that write is the software's
 /// own overhead.
-final class ZeroCostBus: I2CBus, @unchecked Sendable {
-    let device: any I2CBus
-    let clock: any MonotonicClock
+public final class ZeroCostBus: I2CBus, @unchecked Sendable {
+    /// The simulated chip's bus, which answers every transaction.
+    public let device: any I2CBus
+    /// The clock writes are stamped on.
+    public let clock: any MonotonicClock
     /// Read before each transaction so a simulated `device` has seen the time pass that the
     /// driver waited on `clock` (a `PacedClock` over the device's virtual clock).
-    let deviceClock: (any MonotonicClock)?
-    private let condition = NSCondition()
+    public let deviceClock: (any MonotonicClock)?
+    private let condition = ConditionLock()
     /// Guarded by `condition`.
     private var isArmed = false
     private var firstWrite: MonotonicInstant?
 
-    var speedHz: Int { device.speedHz }
-    var name: String { "zero-cost \(device.name)" }
+    public var speedHz: Int { device.speedHz }
+    public var name: String { "zero-cost \(device.name)" }
 
     /// Answers through `device`, stamping writes on `clock`.
-    init(device: any I2CBus, clock: any MonotonicClock, deviceClock: (any MonotonicClock)? = nil) {
+    public init(device: any I2CBus, clock: any MonotonicClock, deviceClock: (any MonotonicClock)? = nil) {
         self.device = device
         self.clock = clock
         self.deviceClock = deviceClock
     }
 
-    func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
+    public func transaction(address: I2CAddress, _ operations: [I2COperation]) throws(I2CError) -> [[UInt8]] {
         let stamp = clock.now
         _ = deviceClock?.now
         // A register read is a write of its address then a read; only pure writes change the chip.
@@ -42,20 +43,20 @@ final class ZeroCostBus: I2CBus, @unchecked Sendable {
         return try device.transaction(address: address, operations)
     }
 
-    func wireTime(of operations: [I2COperation]) -> Duration { .zero }
+    public func wireTime(of operations: [I2COperation]) -> Duration { .zero }
 
     /// Starts watching for the next write.
-    func arm() {
+    public func arm() {
         condition.withLock {
             isArmed = true
             firstWrite = nil
         }
     }
 
-    /// The time of the first write since `arm()`, waiting up to `patience` seconds of wall time;
+    /// The time of the first write since `arm()`, waiting up to `patience` of wall time;
     /// nil if none came.
-    func waitForWrite(patience: TimeInterval) -> MonotonicInstant? {
-        let giveUp = Date(timeIntervalSinceNow: patience)
+    public func waitForWrite(patience: Duration) -> MonotonicInstant? {
+        let giveUp = ConditionLock.monotonicNow + patience
         return condition.withLock {
             while firstWrite == nil {
                 guard condition.wait(until: giveUp) else { break }

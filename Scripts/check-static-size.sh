@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The footprint bound of docs/performance.md: the static, size-optimised release build a Raspberry
 # Pi firmware makes of a program on hapticboard's libraries (ActuatorHAL, HapticRuntime — with the
-# simulated board, HardwareMocks — here the README's example), stripped, must stay within 16 MiB.
+# simulated board, HardwareMocks — here Examples/TestRigBus), stripped, must stay within 16 MiB.
 # It does as long as no library imports full Foundation: that would link ICU (34 MB) into it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-product=hapticboard-example
+product=test-rig-bus
 bound=$((16 * 1024 * 1024))
 scratch=.build-static-size
-swift build -c release --static-swift-stdlib -Xswiftc -Osize --product "$product" --scratch-path "$scratch"
+swift build --package-path Examples/TestRigBus -c release --static-swift-stdlib -Xswiftc -Osize --product "$product" --scratch-path "$scratch"
 stripped=$(mktemp)
 trap 'rm -f "$stripped"' EXIT
 strip -o "$stripped" "$scratch/release/$product"

@@ -5,7 +5,14 @@
 // Usage: test-rig-bus   — plays a pattern cleanly, then again with the wire cut mid-play, and
 // checks the chip ended stopped and in standby both times (exit 1 if not).
 import ActuatorHAL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import HapticRuntime
 import HardwareMocks
 

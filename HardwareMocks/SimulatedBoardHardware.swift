@@ -12,6 +12,10 @@ public final class SimulatedBoardHardware: BoardHardware {
     public private(set) var chips: [String: SimulatedBoard] = [:]
     /// Every PCM device opened, by owner (an actuator's name, `audio`), one per open, oldest first.
     public private(set) var pcmSinks: [String: [PCMCaptureSink]] = [:]
+    /// Every force-feedback device created (`createForceFeedbackDevice`), oldest first.
+    public private(set) var forceFeedbackDevices: [SimulatedForceFeedbackDevice] = []
+    /// The input devices `openForceFeedbackSink` finds, by path (`addInputDevice`).
+    public private(set) var inputDevices: [String: SimulatedForceFeedbackDevice] = [:]
     private var switches: [String: (board: SimulatedMuxBoard, mux: TCA9548A)] = [:]
     private let decoder: (any SoundDecoder)?
 
@@ -46,6 +50,37 @@ public final class SimulatedBoardHardware: BoardHardware {
         let sink = try PCMCaptureSink(name: "sim \(owner)", format: format, clock: virtualClock)
         pcmSinks[owner, default: []].append(sink)
         return sink
+    }
+
+    /// A simulated device behaving as the kernel does towards its clients, found at
+    /// `/dev/input/sim-ff<N>`.
+    public func createForceFeedbackDevice(_ setup: ForceFeedbackDeviceSetup) throws(ForceFeedbackError) -> any ForceFeedbackDevice {
+        let device = SimulatedForceFeedbackDevice(setup: setup, clientPath: "/dev/input/sim-ff\(forceFeedbackDevices.count)")
+        forceFeedbackDevices.append(device)
+        return device
+    }
+
+    /// Puts `device` where `openForceFeedbackSink` finds it: at `path`, and by its name.
+    public func addInputDevice(_ device: SimulatedForceFeedbackDevice, at path: String) {
+        inputDevices[path] = device
+    }
+
+    /// A new client of the input device at the location, as the kernel would open it: a device
+    /// without force feedback (no effect types) is refused.
+    public func openForceFeedbackSink(at location: InputDeviceLocation, for owner: String) throws(ForceFeedbackError) -> any ForceFeedbackSink {
+        let found: (path: String, device: SimulatedForceFeedbackDevice)?
+        switch location {
+        case .path(let path): found = inputDevices[path].map { (path, $0) }
+        case .name(let name): found = inputDevices.sorted { $0.key < $1.key }.first { $0.value.setup.name == name }.map { ($0.key, $0.value) }
+        }
+        guard let found else {
+            if case .name(let name) = location { throw .noDeviceNamed(name, searched: "the simulated input devices") }
+            throw .open(device: location.description, errno: .noSuchFileOrDirectory)
+        }
+        guard !found.device.setup.capabilities.effectTypes.isEmpty else {
+            throw .notForceFeedback(device: "\(found.path) ('\(found.device.setup.name)')", reason: "has no EV_FF: it is not a force-feedback device")
+        }
+        return found.device.connect()
     }
 
     /// Nothing outlives a simulation.

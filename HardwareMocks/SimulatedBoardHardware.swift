@@ -60,6 +60,22 @@ public final class SimulatedBoardHardware: BoardHardware {
         return device
     }
 
+    /// The rumble device standing in for `owner`'s input device (`device: sim`, or a real device
+    /// when only the board's configuration matters): rumble, sine periodic, constant and gain in
+    /// 16 slots, answered and recorded by a `ForceFeedbackRecorder` (`forceFeedbackRecorders`).
+    public func forceFeedbackStandIn(for owner: String) -> SimulatedForceFeedbackDevice {
+        let path = "sim:\(owner)"
+        if let made = inputDevices[path] { return made }
+        let capabilities = ForceFeedbackCapabilities(effectTypes: [.rumble, .periodic, .constant], waveforms: [.sine], supportsGain: true, effectSlots: 16)
+        let device = SimulatedForceFeedbackDevice(setup: ForceFeedbackDeviceSetup(name: "simulated rumble (\(owner))", capabilities: capabilities), clientPath: path)
+        forceFeedbackRecorders[owner] = ForceFeedbackRecorder(device: device, clock: virtualClock)
+        inputDevices[path] = device
+        return device
+    }
+
+    /// The recorders of the stand-in input devices, by owner.
+    public private(set) var forceFeedbackRecorders: [String: ForceFeedbackRecorder] = [:]
+
     /// Puts `device` where `openForceFeedbackSink` finds it: at `path`, and by its name.
     public func addInputDevice(_ device: SimulatedForceFeedbackDevice, at path: String) {
         inputDevices[path] = device
@@ -68,6 +84,7 @@ public final class SimulatedBoardHardware: BoardHardware {
     /// A new client of the input device at the location, as the kernel would open it: a device
     /// without force feedback (no effect types) is refused.
     public func openForceFeedbackSink(at location: InputDeviceLocation, for owner: String) throws(ForceFeedbackError) -> any ForceFeedbackSink {
+        if location == .path("sim") { return forceFeedbackStandIn(for: owner).connect() }
         let found: (path: String, device: SimulatedForceFeedbackDevice)?
         switch location {
         case .path(let path): found = inputDevices[path].map { (path, $0) }

@@ -57,6 +57,11 @@ public final class SimulatedForceFeedbackDevice: ForceFeedbackDevice, @unchecked
             try device.event(code: ForceFeedbackCode.gain, value: Int32(gain))
         }
 
+        public func checkPresent() throws(ForceFeedbackError) {
+            try requireOpen()
+            if device.isGone { throw .deviceGone(device: path) }
+        }
+
         /// Erases every effect this client holds, as the kernel does when a file closes.
         public func close() {
             guard !isClosed else { return }

@@ -69,6 +69,12 @@ public final class EvdevForceFeedbackSink: ForceFeedbackSink {
         try check("EV_FF FF_GAIN") { hb_evdev_write_ff($0, ForceFeedbackCode.gain, Int32(gain)) }
     }
 
+    /// `EVIOCGEFFECTS`: ENODEV once the device is gone.
+    public func checkPresent() throws(ForceFeedbackError) {
+        var effects: CInt = 0
+        try check("EVIOCGEFFECTS") { hb_evdev_effects($0, &effects) }
+    }
+
     public func close() {
         if let descriptor { hb_evdev_close(descriptor) }
         descriptor = nil

@@ -297,6 +297,11 @@ int hb_evdev_upload(int fd, hb_ff_effect *effect) {
     return 0;
 }
 
+int hb_evdev_effects(int fd, int *effects) {
+    if (ioctl(fd, EVIOCGEFFECTS, effects) < 0) return errno;
+    return 0;
+}
+
 int hb_evdev_erase(int fd, int effect_id) {
     if (ioctl(fd, EVIOCRMFF, effect_id) < 0) return errno;
     return 0;

@@ -54,6 +54,25 @@ final class ForceFeedbackBoardTests: XCTestCase {
         XCTAssertTrue(recorder.device.storedEffects.isEmpty, "sleep erases the effect")
     }
 
+    func testAnUnpluggedDeviceStopsTheEngineWithATypedError() throws {
+        let hardware = SimulatedBoardHardware()
+        let opened = try Board(yaml: board(evdev), source: "pad.yml").open(on: hardware)
+        let engine = opened.makeEngine()
+        try engine.start()
+        let stopped = expectation(description: "stopped")
+        engine.stoppedHandler = { _ in stopped.fulfill() }
+        let buzz = HapticPattern(events: [HapticEvent(type: .hapticContinuous, time: 0, duration: 10, parameters: [EventParameter(.hapticIntensity, 1)])])
+        try engine.makePlayer(with: buzz).start(atTime: 0)
+        engine.scheduler.run(until: hardware.virtualClock.now + .seconds(0.5))
+        let recorder = try XCTUnwrap(hardware.forceFeedbackRecorders["rumble"])
+        XCTAssertEqual(recorder.plays.first?.count, 1)
+        recorder.device.close()
+        engine.scheduler.run(until: hardware.virtualClock.now + .seconds(0.5))
+        wait(for: [stopped], timeout: 5)
+        XCTAssertFalse(engine.isRunning)
+        XCTAssertTrue("\(engine.lastFault.map { "\($0)" } ?? "")".contains("ENODEV"), "\(String(describing: engine.lastFault))")
+    }
+
     func testAnInputDeviceWithoutForceFeedbackFailsOpenAndCheckAtItsKey() throws {
         let hardware = SimulatedBoardHardware()
         let keyboard = SimulatedForceFeedbackDevice(setup: ForceFeedbackDeviceSetup(name: "keyboard", capabilities: ForceFeedbackCapabilities(effectTypes: [], waveforms: [], supportsGain: false, effectSlots: 0)))

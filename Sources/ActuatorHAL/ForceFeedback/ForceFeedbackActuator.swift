@@ -147,14 +147,17 @@ public final class ForceFeedbackActuator: Actuator {
         throw ActuatorError.unsupported(actuator: name, operation: "ROM effects")
     }
 
-    /// Uploads the effect at `amplitude` (0…1, negative is 0) when it changed, and plays it; 0 stops it.
+    /// Uploads the effect at `amplitude` (0…1, negative is 0) when it changed, and plays it; 0 stops
+    /// it. Drive prepares the actuator first when it is not ready (as a DRV2605's does): with zero
+    /// budgets a prepare and the first level fall due at one instant.
     public func setAmplitude(_ amplitude: Double) throws {
-        guard powerState == .ready, let id = effectID else { throw ForceFeedbackActuatorError.notReady(actuator: name, state: powerState) }
         let level = min(1, max(0, amplitude.isNaN ? 0 : amplitude))
         guard level > 0 else {
             try stop()
             return
         }
+        if powerState != .ready { try prepare(for: .realtimeAmplitude) }
+        guard let id = effectID else { throw ForceFeedbackActuatorError.notReady(actuator: name, state: powerState) }
         guard level != self.amplitude || !isPlaying else { return }
         self.amplitude = level
         _ = try sink.upload(effect(amplitude: level, id: id))
@@ -173,9 +176,11 @@ public final class ForceFeedbackActuator: Actuator {
         try sink.play(effectID: id, count: 0)
     }
 
-    /// No faults are reported by input devices.
+    /// Input devices report no faults; a device that went away throws `ForceFeedbackError.deviceGone`,
+    /// so the engine's status poll stops playback on an unplug even while the level holds.
     public func status() throws -> ActuatorStatus {
-        ActuatorStatus(powerState: powerState, isPlaying: isPlaying, faults: [])
+        try sink.checkPresent()
+        return ActuatorStatus(powerState: powerState, isPlaying: isPlaying, faults: [])
     }
 
     /// The effect that drives the device at `amplitude`: endless (length 0), so it plays until
@@ -204,7 +209,7 @@ public final class ForceFeedbackActuator: Actuator {
 
 /// What `ForceFeedbackActuator` refuses.
 public enum ForceFeedbackActuatorError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Amplitude was set before the actuator was prepared.
+    /// Drive was asked of an actuator that holds no effect slot.
     case notReady(actuator: String, state: PowerState)
 
     public var description: String {

@@ -19,6 +19,8 @@ public protocol ForceFeedbackSink: AnyObject {
     func play(effectID id: Int16, count: Int32) throws(ForceFeedbackError)
     /// Sets the device's gain (`EV_FF` / `FF_GAIN`), 0…0xFFFF.
     func setGain(_ gain: UInt16) throws(ForceFeedbackError)
+    /// Checks the device is still there (an unplugged one throws `.deviceGone`).
+    func checkPresent() throws(ForceFeedbackError)
     /// Closes the device: the kernel erases every effect this client uploaded.
     func close()
 }

@@ -407,6 +407,8 @@ int hb_evdev_open(const char *path, int writable, int *fd);
 int hb_evdev_info(int fd, hb_input_info *info);
 /* EVIOCSFF: uploads `effect`; its id is updated to the slot the kernel chose. */
 int hb_evdev_upload(int fd, hb_ff_effect *effect);
+/* EVIOCGEFFECTS: effects the device holds at once (ENODEV once it is gone). */
+int hb_evdev_effects(int fd, int *effects);
 /* EVIOCRMFF. */
 int hb_evdev_erase(int fd, int effect_id);
 /* Writes one EV_FF event: code = effect id (value = repeat count, 0 stops) or FF_GAIN. */

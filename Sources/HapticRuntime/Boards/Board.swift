@@ -151,7 +151,8 @@ extension Board {
                     updateRate: evdev.updateRateHz ?? ForceFeedbackActuatorConfiguration.defaultUpdateRate, gain: evdev.gain
                 )
                 drive = .evdevForceFeedback(evdev.device.map(InputDeviceLocation.path) ?? .name(evdev.deviceName ?? ""), configuration)
-                statusPollInterval = nil
+                // Polled so an unplugged device stops playback even while the level holds.
+                statusPollInterval = EngineActuator.defaultStatusPollInterval
             } else {
                 drive = .drv2605(try file.chipPlacement(ofActuatorAt: index), try file.drv2605Configuration(forActuatorAt: index))
                 statusPollInterval = entry.statusPollMs.map { $0 > 0 ? .milliseconds($0) : nil } ?? EngineActuator.defaultStatusPollInterval

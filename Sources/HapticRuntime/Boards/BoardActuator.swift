@@ -45,8 +45,8 @@ public struct BoardActuator {
         statusPollInterval = nil
     }
 
-    /// An input device's actuator: it reports no faults, so nothing is polled.
-    init(forceFeedback: ForceFeedbackActuator, maximumContinuousDrive: Duration?) {
+    /// An input device's actuator, polled for its presence.
+    init(forceFeedback: ForceFeedbackActuator, maximumContinuousDrive: Duration?, statusPollInterval: Duration?) {
         name = forceFeedback.name
         actuator = forceFeedback
         drv2605 = nil
@@ -54,7 +54,7 @@ public struct BoardActuator {
         self.forceFeedback = forceFeedback
         placement = nil
         self.maximumContinuousDrive = maximumContinuousDrive
-        statusPollInterval = nil
+        self.statusPollInterval = statusPollInterval
     }
 
     /// The options to compile content for this actuator: mode switches planned at its prepare

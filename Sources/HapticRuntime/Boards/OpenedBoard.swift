@@ -42,7 +42,7 @@ extension Board {
             let sink = try hardware.openForceFeedbackSink(at: location, for: entry.name)
             do {
                 return BoardActuator(forceFeedback: try ForceFeedbackActuator(name: entry.name, sink: sink, configuration: configuration),
-                                     maximumContinuousDrive: entry.maximumContinuousDrive)
+                                     maximumContinuousDrive: entry.maximumContinuousDrive, statusPollInterval: entry.statusPollInterval)
             } catch {
                 sink.close()
                 throw error

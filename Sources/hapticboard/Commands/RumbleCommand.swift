@@ -67,7 +67,9 @@ struct RumbleCommand: ParsableCommand {
         let setup = device.setup
         let layout = provider.layout
         let motors = layout.weak.map { "strong \(layout.strong), weak \($0)" } ?? "everything on \(layout.strong)"
-        print("hapticboard rumble: \(device.clientPath ?? "a uinput device") '\(setup.name)' (\(setup.capabilities.names.joined(separator: " ")), \(setup.capabilities.effectSlots) effects) on board \(board.name): \(motors)")
+        // Written unbuffered, so whoever waits for the node (a script, the kernel lane) sees it at once.
+        let announcement = "hapticboard rumble: \(device.clientPath ?? "a uinput device") '\(setup.name)' (\(setup.capabilities.names.joined(separator: " ")), \(setup.capabilities.effectSlots) effects) on board \(board.name): \(motors)\n"
+        FileHandle.standardOutput.write(Data(announcement.utf8))
         log.info("serving force feedback until SIGINT or SIGTERM")
         if let failure = ended.wait() {
             throw failure

@@ -23,21 +23,13 @@ struct ForceFeedbackLatency {
 
     /// Both figures: through the device, then `player.start(atTime: now)` of the same pattern.
     func run() throws -> (device: LatenessHistogram, direct: LatenessHistogram) {
-        let hardware = SimulatedBoardHardware()
-        let board = try Board.sim.open(on: hardware)
-        guard let chip = board.actuators.first?.drv2605, let simulation = hardware.chips[chip.name] else { throw CommandLineError.noActuators(board: board.board.name) }
-        let bus = ZeroCostBus(device: simulation.bus, clock: clock, deviceClock: PacedClock(pacing: simulation.clock))
-        let driver = DRV2605(bus: bus, address: chip.driver.address, enableLine: simulation.enableLine, clock: clock)
-        let actuator = DRV2605Actuator(name: chip.name, driver: driver, configuration: chip.configuration)
-        let engine = HapticEngine(
-            actuators: [EngineActuator(actuator, name: chip.name, idleTimeouts: IdleTimeouts(standby: .seconds(3_600), sleep: .seconds(7_200)))],
-            clock: clock, scheduler: scheduler
-        )
+        let rig = try ReadyChipEngine(clock: clock, scheduler: scheduler)
+        let (bus, engine) = (rig.bus, rig.engine)
         try engine.wakeActuators()
         try engine.start()
         defer { engine.stop() }
         let device = SimulatedForceFeedbackDevice(setup: ForceFeedbackDeviceSetup(name: "hapticboard bench"))
-        let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: ForceFeedbackLayout(strong: chip.name, weak: nil))
+        let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: ForceFeedbackLayout(strong: rig.actuator, weak: nil))
         provider.start()
         defer { provider.stop() }
         let client = device.connect()
@@ -55,8 +47,8 @@ struct ForceFeedbackLatency {
             try clock.sleep(for: Self.settle)
         }
 
-        let pattern = provider.plans(ofSlot: Int(id))[chip.name]?.pattern ?? HapticPattern()
-        let player = try engine.makeAdvancedPlayer(with: pattern, on: chip.name)
+        let pattern = provider.plans(ofSlot: Int(id))[rig.actuator]?.pattern ?? HapticPattern()
+        let player = try engine.makeAdvancedPlayer(with: pattern, on: rig.actuator)
         var direct = LatenessHistogram()
         for _ in 0..<samples {
             bus.arm()

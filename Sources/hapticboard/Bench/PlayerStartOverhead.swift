@@ -26,19 +26,8 @@ struct PlayerStartOverhead {
     /// timing thread has gone idle every time; returns the overheads and how many starts never
     /// reached the bus.
     func run() throws -> (overhead: LatenessHistogram, missing: Int) {
-        let hardware = SimulatedBoardHardware()
-        let board = try Board.sim.open(on: hardware)
-        guard let chip = board.actuators.first?.drv2605, let simulation = hardware.chips[chip.name] else { throw CommandLineError.noActuators(board: board.board.name) }
-        // The chip model keeps datasheet times (EN to ready, reset) on its virtual clock; pacing
-        // it to the wall clock lets the driver's real waits satisfy them.
-        let bus = ZeroCostBus(device: simulation.bus, clock: clock, deviceClock: PacedClock(pacing: simulation.clock))
-        let driver = DRV2605(bus: bus, address: chip.driver.address, enableLine: simulation.enableLine, clock: clock)
-        let actuator = DRV2605Actuator(name: chip.name, driver: driver, configuration: chip.configuration)
-        // Idle timeouts far beyond the run: every start finds the actuator ready.
-        let engine = HapticEngine(
-            actuators: [EngineActuator(actuator, name: chip.name, idleTimeouts: IdleTimeouts(standby: .seconds(3_600), sleep: .seconds(7_200)))],
-            clock: clock, scheduler: scheduler
-        )
+        let rig = try ReadyChipEngine(clock: clock, scheduler: scheduler)
+        let (bus, engine) = (rig.bus, rig.engine)
         let stopReason = StopReasonBox()
         engine.stoppedHandler = { reason in stopReason.reason = "\(reason)" }
         try engine.start()

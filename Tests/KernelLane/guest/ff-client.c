@@ -60,6 +60,19 @@ static void play(int fd, int code, int value) {
 	if (write(fd, &event, sizeof(event)) != sizeof(event)) expect(0, "write EV_FF %d %d: %s", code, value, strerror(errno));
 }
 
+/* Uploads `effect` (a new one), marks `phase`, plays it once, waits 700 ms and erases it. */
+static void play_phase(int fd, struct ff_effect *effect, const char *what, const char *phase) {
+	effect->id = -1;
+	int result = upload(fd, effect);
+	expect(result == 0, "%s uploaded (id %d)", what, effect->id);
+	char marker_text[80];
+	snprintf(marker_text, sizeof(marker_text), "ff-phase %s", phase);
+	mark(marker_text);
+	play(fd, effect->id, 1);
+	pause_ms(700);
+	ioctl(fd, EVIOCRMFF, effect->id);
+}
+
 static struct ff_effect rumble(int strong, int weak, int length) {
 	struct ff_effect effect;
 	memset(&effect, 0, sizeof(effect));
@@ -171,47 +184,30 @@ int main(int argc, char **argv) {
 	for (size_t i = 0; i < sizeof(waves) / sizeof(waves[0]); i++) {
 		memset(&effect, 0, sizeof(effect));
 		effect.type = FF_PERIODIC;
-		effect.id = -1;
 		effect.u.periodic.waveform = waves[i].waveform;
 		effect.u.periodic.period = 200;
 		effect.u.periodic.magnitude = 0x7fff;
 		effect.replay.length = 400;
-		result = upload(fd, &effect);
-		expect(result == 0, "FF_PERIODIC %s uploaded (id %d)", waves[i].name, effect.id);
-		char phase[64];
-		snprintf(phase, sizeof(phase), "ff-phase periodic-%s", waves[i].name);
-		mark(phase);
-		play(fd, effect.id, 1);
-		pause_ms(700);
-		ioctl(fd, EVIOCRMFF, effect.id);
+		char what[64], phase[64];
+		snprintf(what, sizeof(what), "FF_PERIODIC %s", waves[i].name);
+		snprintf(phase, sizeof(phase), "periodic-%s", waves[i].name);
+		play_phase(fd, &effect, what, phase);
 	}
 
 	memset(&effect, 0, sizeof(effect));
 	effect.type = FF_CONSTANT;
-	effect.id = -1;
 	effect.u.constant.level = 0x7fff;
 	effect.u.constant.envelope.attack_length = 200;
 	effect.u.constant.envelope.attack_level = 0;
 	effect.replay.length = 400;
-	result = upload(fd, &effect);
-	expect(result == 0, "FF_CONSTANT with a 200 ms attack uploaded (id %d)", effect.id);
-	mark("ff-phase constant");
-	play(fd, effect.id, 1);
-	pause_ms(700);
-	ioctl(fd, EVIOCRMFF, effect.id);
+	play_phase(fd, &effect, "FF_CONSTANT with a 200 ms attack", "constant");
 
 	memset(&effect, 0, sizeof(effect));
 	effect.type = FF_RAMP;
-	effect.id = -1;
 	effect.u.ramp.start_level = 0;
 	effect.u.ramp.end_level = 0x7fff;
 	effect.replay.length = 400;
-	result = upload(fd, &effect);
-	expect(result == 0, "FF_RAMP uploaded (id %d)", effect.id);
-	mark("ff-phase ramp");
-	play(fd, effect.id, 1);
-	pause_ms(700);
-	ioctl(fd, EVIOCRMFF, effect.id);
+	play_phase(fd, &effect, "FF_RAMP", "ramp");
 
 	/* Replaced while it plays, then erased while it plays. */
 	effect = rumble(0x4000, 0, 0);

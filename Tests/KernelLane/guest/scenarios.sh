@@ -648,7 +648,7 @@ FF_RECORDER_NAME="hapticboard lane rumble"
 
 # Per phase of ff-client (its "ff-phase NAME" markers), from the traced command's RTP_INPUT writes
 # (signed: above 0x7f is a brake): "PHASE writes max first-nonzero last high-then-low zeros-before-high",
-# and one "latency MS" line per "ff-latency" marker: from the marker (written just before the client's
+# and one "bus-latency MS" line per "ff-latency" marker: from the marker (written just before the client's
 # EV_FF write) to the command's next register write of any kind.
 ff_phases() {
     timed_trace_events | awk '
@@ -656,7 +656,7 @@ ff_phases() {
         $3 == "mark" && $4 == "ff-phase" { phase = $5; order[count++] = phase; next }
         $3 == "mark" && $4 == "ff-latency" { pending = $1; next }
         $3 != "w" { next }
-        pending != "" { printf "latency %.3f\n", ($1 - pending) * 1000; pending = "" }
+        pending != "" { printf "bus-latency %.3f\n", ($1 - pending) * 1000; pending = "" }
         $4 != "2" || phase == "" { next }
         {
             v = hex($5); if (v > 127) v -= 256
@@ -707,7 +707,7 @@ scenario_force_feedback_device() {
     traced_finish
     cat /tmp/ffclient.out
     ff_phases > /tmp/ff.phases
-    echo "lane: RTP_INPUT per phase (writes max first last high-then-low zeros-before-high):"; grep -v '^latency' /tmp/ff.phases
+    echo "lane: RTP_INPUT per phase (writes max first last high-then-low zeros-before-high):"; grep -v '^bus-latency' /tmp/ff.phases
 
     if [ $client_status -eq 0 ] && grep -q '^ff-client: 0 failed' /tmp/ffclient.out; then
         pass "force feedback ($build): ff-client on $node: $(grep -c '^ff-client: ok' /tmp/ffclient.out) checks ok — capabilities, EINVAL for FF_SPRING, FF_CUSTOM, an envelope level of 0x8000 and a trigger button, ENOSPC for effect 17, every type uploaded, replaced and erased"
@@ -749,7 +749,7 @@ scenario_force_feedback_device() {
         fail "force feedback ($build): expected exit 130, a last MODE write 0x40 and $node gone; got exit $status, MODE $(last_write 1), node $(ls $node 2>&1): $(first_line /tmp/rumble.err)"
     fi
     local latency
-    latency=$(awk '$1 == "latency" { print $2 }' /tmp/ff.phases | sort -n | awk '
+    latency=$(awk '$1 == "bus-latency" { print $2 }' /tmp/ff.phases | sort -n | awk '
         { v[n++] = $1 } END { if (n == 0) { print "none"; exit }
             p50 = v[int((n - 1) * 0.5)]; p99 = v[int((n - 1) * 0.99 + 0.5)]
             printf "%d %.3f %.3f %.3f %s", n, p50, p99, v[n - 1], (p99 <= 1.0 ? "met" : "missed") }')

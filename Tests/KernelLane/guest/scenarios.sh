@@ -687,6 +687,8 @@ scenario_force_feedback_device() {
     binary=$(hapticboard_of $build)
     # Room for every SMBus event of the run (each phase rewrites RTP_INPUT up to a thousand times a second).
     echo 16384 > $TRACING/buffer_size_kb
+    # The previous build's line must not be taken for this one's before the new run truncates it.
+    rm -f /tmp/rumble.out
     traced_start /tmp/rumble.out /tmp/rumble.err $binary rumble --board $BOARD
     until grep -q '^hapticboard rumble: /dev/input/event' /tmp/rumble.out; do
         tries=$((tries + 1))

@@ -152,7 +152,7 @@ extension Board {
                 )
                 drive = .evdevForceFeedback(evdev.device.map(InputDeviceLocation.path) ?? .name(evdev.deviceName ?? ""), configuration)
                 // Polled so an unplugged device stops playback even while the level holds.
-                statusPollInterval = EngineActuator.defaultStatusPollInterval
+                statusPollInterval = entry.statusPollMs.map { $0 > 0 ? .milliseconds($0) : nil } ?? EngineActuator.defaultStatusPollInterval
             } else {
                 drive = .drv2605(try file.chipPlacement(ofActuatorAt: index), try file.drv2605Configuration(forActuatorAt: index))
                 statusPollInterval = entry.statusPollMs.map { $0 > 0 ? .milliseconds($0) : nil } ?? EngineActuator.defaultStatusPollInterval

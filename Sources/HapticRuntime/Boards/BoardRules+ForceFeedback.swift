@@ -20,7 +20,7 @@ extension BoardRules {
             ("enable-gpios", actuator.enableGPIOs != nil), ("loop", actuator.loop != nil), ("library-sel", actuator.librarySel != nil),
             ("feedback-brake-factor", actuator.feedbackBrakeFactor != nil), ("loop-gain", actuator.loopGain != nil),
             ("vib-rated-mv", actuator.vibRatedMillivolts != nil), ("vib-overdrive-mv", actuator.vibOverdriveMillivolts != nil),
-            ("rtp-format", actuator.rtpFormat != nil), ("rtp-input", actuator.rtpInput != nil), ("status-poll-ms", actuator.statusPollMs != nil),
+            ("rtp-format", actuator.rtpFormat != nil), ("rtp-input", actuator.rtpInput != nil),
         ]
         for (key, isGiven) in given where isGiven {
             found.append(file.problem(at: path.appending(key), "'\(key)' is for DRV260x chips; an evdev-ff actuator is driven through its input device's force feedback"))
@@ -51,6 +51,9 @@ extension BoardRules {
         }
         if let pcm = actuator.pcm {
             check(false, "channels", "an evdev-ff actuator has no PCM stream (\(pcm.channels) channels given)")
+        }
+        if let interval = actuator.statusPollMs {
+            check(interval >= 0, "status-poll-ms", "expected milliseconds between checks that the device is still there (0: none), not \(interval)")
         }
         if let limit = actuator.maxContinuousDriveMs {
             check(limit > 0, "max-continuous-drive-ms", "expected a positive number of milliseconds, not \(limit)")

@@ -78,7 +78,8 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     /// saw it.
     public var endedHandler: (@Sendable (Ending) -> Void)?
     /// The last upload refused and why, for diagnostics.
-    public private(set) var lastRefusal: String?
+    public var lastRefusal: String? { engine.locked { refusal } }
+    private var refusal: String?
 
     private var slots: [Int: Slot] = [:]
     private var gainValue = ForceFeedbackCode.fullGain
@@ -246,8 +247,8 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             counted.uploads += 1
             if let (errno, reason) = effect.refusal(slots: device.setup.capabilities.effectSlots) {
                 counted.refusedUploads += 1
-                lastRefusal = "upload to slot \(effect.id): \(reason) (\(errno))"
-                logger.info("\(lastRefusal ?? "")")
+                refusal = "upload to slot \(effect.id): \(reason) (\(errno))"
+                logger.info("\(refusal ?? "")")
                 return errno
             }
             let slot = Slot(effect: effect)
@@ -255,7 +256,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
                 try prepare(slot)
             } catch {
                 counted.refusedUploads += 1
-                lastRefusal = "upload to slot \(effect.id): \(error)"
+                refusal = "upload to slot \(effect.id): \(error)"
                 return .ioError
             }
             let replaced = slots[Int(effect.id)]

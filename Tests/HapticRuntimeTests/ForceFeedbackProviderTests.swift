@@ -207,4 +207,45 @@ final class ForceFeedbackProviderTests: XCTestCase {
             XCTAssertEqual(error as? ForceFeedbackError, .deviceGone(device: "/dev/input/sim-ff0"))
         }
     }
+
+    /// The provider's own thread answers as it does with uinput: the client's upload blocks until
+    /// the answer, and requests are handled in order (an upload after a play returns once the
+    /// play was handled).
+    func testTheProvidersThreadAnswersBlockingClients() throws {
+        let rig = try ForceFeedbackRig()
+        rig.device.serviceHook = nil
+        rig.provider.start()
+        defer { rig.provider.stop() }
+        let id = try rig.client.upload(TestEffects.rumble(strong: 0xFFFF, weak: 0, length: 0))
+        try rig.client.play(effectID: id, count: 1)
+        _ = try rig.client.upload(TestEffects.rumble(strong: 1, weak: 1, length: 10))
+        XCTAssertEqual(rig.provider.counts.plays, 1)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 1, accuracy: step)
+        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(TestEffects.constant(1, envelope: .init(fadeLevel: 0x9000))) }, .invalidArgument)
+    }
+
+    /// An actuator failing mid-effect stops the engine; the provider then ends and removes the
+    /// device, so clients learn it is gone instead of rumbling into nothing.
+    func testAnActuatorFaultEndsTheProviderAndRemovesTheDevice() throws {
+        let rig = try ForceFeedbackRig()
+        let ended = expectation(description: "ended")
+        rig.provider.endedHandler = { ending in
+            if case .engineStopped = ending { ended.fulfill() }
+        }
+        rig.device.serviceHook = nil
+        rig.provider.start()
+        let id = try rig.client.upload(TestEffects.ramp(length: 1000))
+        try rig.client.play(effectID: id, count: 1)
+        _ = try rig.client.upload(TestEffects.rumble(strong: 1, weak: 1, length: 10))
+        rig.run(for: 0.1)
+        let bus = try XCTUnwrap(rig.hardware.chips["main"]?.bus)
+        bus.injectError(.transfer(bus: bus.name, address: SimulatedBoard.chipAddress, errno: .ioError), onTransfer: 1, times: 1000)
+        rig.run(for: 0.2)
+        wait(for: [ended], timeout: 10)
+        XCTAssertTrue(rig.device.isGone)
+        XCTAssertThrowsError(try rig.client.play(effectID: id, count: 1))
+        XCTAssertFalse(rig.engine.isRunning)
+    }
 }
+

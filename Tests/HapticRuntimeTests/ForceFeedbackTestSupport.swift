@@ -72,6 +72,10 @@ enum TestEffects {
         ForceFeedbackEffect(id: id, kind: .constant(level: level, envelope: envelope), direction: direction, length: length)
     }
 
+    static func ramp(length: UInt16) -> ForceFeedbackEffect {
+        ForceFeedbackEffect(kind: .ramp(start: 0, end: 0x7FFF, envelope: .none), length: length)
+    }
+
     static func periodic(_ waveform: ForceFeedbackWaveform, period: UInt16, magnitude: Int16 = 0x7FFF, length: UInt16 = 0) -> ForceFeedbackEffect {
         ForceFeedbackEffect(kind: .periodic(.init(waveform: waveform, period: period, magnitude: magnitude)), length: length)
     }

@@ -12,6 +12,10 @@ public final class SimulatedBoardHardware: BoardHardware {
     public private(set) var chips: [String: SimulatedBoard] = [:]
     /// Every PCM device opened, by owner (an actuator's name, `audio`), one per open, oldest first.
     public private(set) var pcmSinks: [String: [PCMCaptureSink]] = [:]
+    /// Every force-feedback device created (`createForceFeedbackDevice`), oldest first.
+    public private(set) var forceFeedbackDevices: [SimulatedForceFeedbackDevice] = []
+    /// The input devices `openForceFeedbackSink` finds, by path (`addInputDevice`).
+    public private(set) var inputDevices: [String: SimulatedForceFeedbackDevice] = [:]
     private var switches: [String: (board: SimulatedMuxBoard, mux: TCA9548A)] = [:]
     private let decoder: (any SoundDecoder)?
 
@@ -47,6 +51,54 @@ public final class SimulatedBoardHardware: BoardHardware {
         let sink = try PCMCaptureSink(name: "sim \(owner)", format: format, positionGranularity: .period(halfOutOfPhaseWith: format), clock: virtualClock)
         pcmSinks[owner, default: []].append(sink)
         return sink
+    }
+
+    /// A simulated device behaving as the kernel does towards its clients, found at
+    /// `/dev/input/sim-ff<N>`.
+    public func createForceFeedbackDevice(_ setup: ForceFeedbackDeviceSetup) throws(ForceFeedbackError) -> any ForceFeedbackDevice {
+        let device = SimulatedForceFeedbackDevice(setup: setup, clientPath: "/dev/input/sim-ff\(forceFeedbackDevices.count)")
+        forceFeedbackDevices.append(device)
+        return device
+    }
+
+    /// The rumble device standing in for `owner`'s input device (`device: sim`, or a real device
+    /// when only the board's configuration matters): rumble, sine periodic, constant and gain in
+    /// 16 slots, answered and recorded by a `ForceFeedbackRecorder` (`forceFeedbackRecorders`).
+    public func forceFeedbackStandIn(for owner: String) -> SimulatedForceFeedbackDevice {
+        let path = "sim:\(owner)"
+        if let made = inputDevices[path] { return made }
+        let capabilities = ForceFeedbackCapabilities(effectTypes: [.rumble, .periodic, .constant], waveforms: [.sine], supportsGain: true, effectSlots: 16)
+        let device = SimulatedForceFeedbackDevice(setup: ForceFeedbackDeviceSetup(name: "simulated rumble (\(owner))", capabilities: capabilities), clientPath: path)
+        forceFeedbackRecorders[owner] = ForceFeedbackRecorder(device: device, clock: virtualClock)
+        inputDevices[path] = device
+        return device
+    }
+
+    /// The recorders of the stand-in input devices, by owner.
+    public private(set) var forceFeedbackRecorders: [String: ForceFeedbackRecorder] = [:]
+
+    /// Puts `device` where `openForceFeedbackSink` finds it: at `path`, and by its name.
+    public func addInputDevice(_ device: SimulatedForceFeedbackDevice, at path: String) {
+        inputDevices[path] = device
+    }
+
+    /// A new client of the input device at the location, as the kernel would open it: a device
+    /// without force feedback (no effect types) is refused.
+    public func openForceFeedbackSink(at location: InputDeviceLocation, for owner: String) throws(ForceFeedbackError) -> any ForceFeedbackSink {
+        if location == .path("sim") { return forceFeedbackStandIn(for: owner).connect() }
+        let found: (path: String, device: SimulatedForceFeedbackDevice)?
+        switch location {
+        case .path(let path): found = inputDevices[path].map { (path, $0) }
+        case .name(let name): found = inputDevices.sorted { $0.key < $1.key }.first { $0.value.setup.name == name }.map { ($0.key, $0.value) }
+        }
+        guard let found else {
+            if case .name(let name) = location { throw .noDeviceNamed(name, searched: "the simulated input devices") }
+            throw .open(device: location.description, errno: .noSuchFileOrDirectory)
+        }
+        guard !found.device.setup.capabilities.effectTypes.isEmpty else {
+            throw .notForceFeedback(device: "\(found.path) ('\(found.device.setup.name)')", reason: "has no EV_FF: it is not a force-feedback device")
+        }
+        return found.device.connect()
     }
 
     /// Nothing outlives a simulation.

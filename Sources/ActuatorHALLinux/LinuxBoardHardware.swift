@@ -73,6 +73,19 @@ public final class LinuxBoardHardware: BoardHardware {
         guardian = nil
     }
 
+    /// A uinput device (`UInputForceFeedbackDevice`).
+    public func createForceFeedbackDevice(_ setup: ForceFeedbackDeviceSetup) throws(ForceFeedbackError) -> any ForceFeedbackDevice {
+        try UInputForceFeedbackDevice(setup: setup)
+    }
+
+    /// The input device node at the path, or the first one with the name (`EvdevForceFeedbackSink`).
+    public func openForceFeedbackSink(at location: InputDeviceLocation, for owner: String) throws(ForceFeedbackError) -> any ForceFeedbackSink {
+        switch location {
+        case .path(let path): try EvdevForceFeedbackSink(path: path)
+        case .name(let name): try EvdevForceFeedbackSink(named: name)
+        }
+    }
+
     private func bus(_ description: ChipPlacement.Bus) throws(I2CError) -> LinuxI2CBus {
         if let open = buses[description.name] { return open }
         let bus = try LinuxI2CBus(path: description.device, speedHz: description.speedHz)

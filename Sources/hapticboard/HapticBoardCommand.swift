@@ -34,6 +34,7 @@ struct HapticBoardCommand: ParsableCommand {
             CalibrateCommand.self,
             StatusCommand.self,
             ProbeCommand.self,
+            RumbleCommand.self,
             RegistersCommand.self,
             BoardsCommand.self,
             BenchCommand.self,

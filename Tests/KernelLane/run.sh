@@ -7,7 +7,8 @@
 # scenarios in guest/scenarios.sh, which run against /dev/i2c-0 (i2c-stub at 0x5A) and a gpio-sim
 # chip whose line HAPTIC_EN is the EN pin of Boards/kernel-lane.yml; and, for sound, snd-aloop's
 # Loopback card split by dshare (guest/asound.conf) into the sound output and a PCM-driven LRA of
-# Boards/kernel-lane-audio.yml, captured with arecord and measured by hapticboard-capture. Fails
+# Boards/kernel-lane-audio.yml, captured with arecord and measured by hapticboard-capture; and, for
+# force feedback, uinput and evdev with two helpers (guest/ff-client.c, guest/ff-recorder.c). Fails
 # unless every scenario passes, and ends with one line: `kernel lane: N passed, M failed`.
 #
 # Installs the Debian packages it needs when they are missing (with sudo unless root). gpio-sim
@@ -86,6 +87,18 @@ if [ ! -f "$modules/.complete" ]; then
     done
     touch "$modules/.complete"
 fi
+# Input devices (evdev, uinput) for force feedback; copied apart from the build above so a cache made
+# before they were needed gains them.
+for module in kernel/drivers/input/evdev.ko kernel/drivers/input/misc/uinput.ko; do
+    [ -f "$modules/$(basename "$module")" ] && continue
+    found=$(ls "/lib/modules/$kernel_version/$module"* 2>/dev/null | head -1)
+    [ -n "$found" ] || fail "linux-image-$kernel_version has no $module"
+    case "$found" in
+        *.xz) xz -dc "$found" > "$modules/$(basename "$module")" ;;
+        *.zst) zstd -qdc "$found" > "$modules/$(basename "$module")" ;;
+        *) cp "$found" "$modules/" ;;
+    esac
+done
 
 # 3. The binaries: static Swift standard library, one build per libgpiod major version, in one
 #    scratch folder. Only CDrivers' two GPIO files see the library's header (the headers Swift
@@ -122,6 +135,10 @@ needed_libgpiod() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(libgpiod[^]]*\)\
 [ "$with_gpiod2" = 0 ] || [ "$(needed_libgpiod "$binaries_gpiod2/hapticboard")" = libgpiod.so.3 ] \
     || fail "$binaries_gpiod2/hapticboard links '$(needed_libgpiod "$binaries_gpiod2/hapticboard")', expected libgpiod.so.3 (2.x)"
 gcc -O2 -Wall -Wextra -static -o "$kernel_cache/unplug-at" "$lane/guest/unplug-at.c"
+# Force feedback: a client of hapticboard's uinput device, and a uinput rumble device that records.
+for helper in ff-client ff-recorder; do
+    gcc -O2 -Wall -Wextra -static -o "$kernel_cache/$helper" "$lane/guest/$helper.c"
+done
 
 # 4. The initramfs: a cached base (busybox, tools, modules, ALSA configuration) plus this run's
 #    binaries, board file and scenarios. Uncompressed: packing is quicker than gzip on the host.
@@ -145,7 +162,7 @@ for tool in i2cget i2cset i2cdump i2cdetect; do copy_with_libraries "$root/bin" 
 for tool in gpiodetect gpioinfo gpioget gpioset gpiomon arecord; do copy_with_libraries "$root/bin" "/usr/bin/$tool"; done
 cp "$modules"/*.ko "$root/lib/modules/"
 cp -r /usr/share/alsa "$root/usr/share/"
-cp "$kernel_cache/unplug-at" "$root/lane/bin/"
+cp "$kernel_cache/unplug-at" "$kernel_cache/ff-client" "$kernel_cache/ff-recorder" "$root/lane/bin/"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard-chip"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard-capture"
 # The 2.x build finds libgpiod.so.3 in its own directory: the guest runs it with LD_LIBRARY_PATH.
@@ -159,7 +176,7 @@ copy_with_libraries "$root/lane/bin" "$binaries/hapticboard"
 strip "$root"/lane/bin/hapticboard* 2>/dev/null || true
 cp "$repository/Boards/kernel-lane.yml" "$repository/Boards/kernel-lane-audio.yml" \
     "$repository/Examples/ahap/continuous-envelopes.ahap" "$root/lane/"
-cp "$lane/guest/long-buzz.ahap" "$root/lane/"
+cp "$lane/guest/long-buzz.ahap" "$lane/guest/kernel-lane-ff.yml" "$root/lane/"
 cp "$lane/guest/sound-and-drive.ahap" "$root/lane/audio/"
 cp "$lane/guest/emphasis-clip.haptic" "$lane/guest/exported-without-sound.ahap" "$root/lane/"
 "$binaries/hapticboard-capture" burst "$root/lane/audio/burst.wav"

@@ -25,4 +25,24 @@ public protocol BoardHardware: AnyObject {
     /// An orderly end, after every chip was stopped: the protection stands down, so it never
     /// touches a chip another process opens next.
     func standDown()
+
+    /// Creates a force-feedback device clients can drive (on Linux a uinput device), for a board
+    /// that offers itself as one (`ForceFeedbackProvider` in HapticRuntime).
+    func createForceFeedbackDevice(_ setup: ForceFeedbackDeviceSetup) throws(ForceFeedbackError) -> any ForceFeedbackDevice
+
+    /// Opens an existing force-feedback device as a client, for an actuator that is one
+    /// (`compatible: evdev-ff`).
+    func openForceFeedbackSink(at location: InputDeviceLocation, for owner: String) throws(ForceFeedbackError) -> any ForceFeedbackSink
+}
+
+extension BoardHardware {
+    /// Default for hardware without input devices: refuse, naming the device.
+    public func createForceFeedbackDevice(_ setup: ForceFeedbackDeviceSetup) throws(ForceFeedbackError) -> any ForceFeedbackDevice {
+        throw .unsupported("this hardware (\(type(of: self))) cannot create force-feedback devices ('\(setup.name)')")
+    }
+
+    /// Default for hardware without input devices: refuse, naming the device.
+    public func openForceFeedbackSink(at location: InputDeviceLocation, for owner: String) throws(ForceFeedbackError) -> any ForceFeedbackSink {
+        throw .unsupported("this hardware (\(type(of: self))) cannot open input devices (\(location), for \(owner))")
+    }
 }

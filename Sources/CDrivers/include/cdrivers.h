@@ -321,6 +321,110 @@ void hb_guardian_abandon_sentinel(hb_guardian *guardian);
  */
 int hb_guardian_finish(hb_guardian *guardian, int disarm, int timeout_ms, int *status);
 
+/* ---------------------------------------------------------------- Force feedback (uinput and evdev) */
+
+/* struct ff_envelope. */
+typedef struct hb_ff_envelope {
+    uint16_t attack_length;
+    uint16_t attack_level;
+    uint16_t fade_length;
+    uint16_t fade_level;
+} hb_ff_envelope;
+
+/*
+ * struct ff_effect without its union: the fields of the effect's type are meaningful, the rest 0.
+ * Custom periodic samples are not carried (uinput cannot pass them either).
+ */
+typedef struct hb_ff_effect {
+    uint16_t type;
+    int16_t id;
+    uint16_t direction;
+    uint16_t trigger_button;
+    uint16_t trigger_interval;
+    uint16_t length;
+    uint16_t delay;
+    /* FF_RUMBLE */
+    uint16_t strong_magnitude;
+    uint16_t weak_magnitude;
+    /* FF_PERIODIC */
+    uint16_t waveform;
+    uint16_t period;
+    int16_t magnitude;
+    int16_t offset;
+    uint16_t phase;
+    /* FF_CONSTANT */
+    int16_t level;
+    /* FF_RAMP */
+    int16_t start_level;
+    int16_t end_level;
+    /* FF_PERIODIC, FF_CONSTANT, FF_RAMP */
+    hb_ff_envelope envelope;
+} hb_ff_effect;
+
+/* Force-feedback capability bits: bit i stands for code HB_FF_BITS_BASE + i (FF_RUMBLE 0x50 … FF_AUTOCENTER 0x61). */
+#define HB_FF_BITS_BASE 0x50
+
+/* What an input device is: name, ids and force-feedback capabilities. */
+typedef struct hb_input_info {
+    char name[256];
+    uint16_t bustype;
+    uint16_t vendor;
+    uint16_t product;
+    uint16_t version;
+    /* Whether the device has EV_FF at all. */
+    int has_ff;
+    uint64_t ff_bits;
+    /* EVIOCGEFFECTS: effects the device holds at once. */
+    int effects_max;
+} hb_input_info;
+
+/* One event read from a device or uinput node; time on the event's clock (CLOCK_MONOTONIC for uinput). */
+typedef struct hb_input_event {
+    uint16_t type;
+    uint16_t code;
+    int32_t value;
+    int64_t time_ns;
+} hb_input_event;
+
+/*
+ * Creates a uinput device (/dev/uinput, or `uinput_path` when given) with EV_FF, the FF bits of
+ * `ff_bits` and `effects_max` effect slots, named `name` with the given ids. *fd is the uinput
+ * descriptor (non-blocking; read requests with hb_uinput_read), *wake_fd an eventfd that ends a
+ * hb_uinput_wait early. *failed_step names the ioctl that failed.
+ */
+int hb_uinput_create(const char *uinput_path, const char *name, uint16_t bustype, uint16_t vendor, uint16_t product,
+                     uint16_t version, uint64_t ff_bits, uint32_t effects_max, int *fd, int *wake_fd,
+                     const char **failed_step);
+/* The client node of a created device (/dev/input/eventN), from UI_GET_SYSNAME and sysfs. */
+int hb_uinput_event_node(int fd, char *path, size_t size);
+/* Waits up to `timeout_ns` (< 0: forever) for an event or a wake; *ready is 1 when events wait. */
+int hb_uinput_wait(int fd, int wake_fd, int64_t timeout_ns, int *ready);
+int hb_uinput_wake(int wake_fd);
+/* Reads one event; EAGAIN when none waits. */
+int hb_uinput_read(int fd, hb_input_event *event);
+/* UI_BEGIN_FF_UPLOAD for `request_id`: the effect and (type 0 when none) the one it replaces. */
+int hb_uinput_begin_upload(int fd, uint32_t request_id, hb_ff_effect *effect, hb_ff_effect *old);
+/* UI_END_FF_UPLOAD with `retval` (0, or a negative errno for the client). */
+int hb_uinput_end_upload(int fd, uint32_t request_id, int32_t retval);
+int hb_uinput_begin_erase(int fd, uint32_t request_id, uint32_t *effect_id);
+int hb_uinput_end_erase(int fd, uint32_t request_id, int32_t retval);
+/* UI_DEV_DESTROY, then closes both descriptors. */
+void hb_uinput_destroy(int fd, int wake_fd);
+
+/* Opens an input device node (read-write, or read-only when `writable` is 0), close-on-exec. */
+int hb_evdev_open(const char *path, int writable, int *fd);
+/* Name, ids, EV_FF, FF bits and EVIOCGEFFECTS of an open device. */
+int hb_evdev_info(int fd, hb_input_info *info);
+/* EVIOCSFF: uploads `effect`; its id is updated to the slot the kernel chose. */
+int hb_evdev_upload(int fd, hb_ff_effect *effect);
+/* EVIOCGEFFECTS: effects the device holds at once (ENODEV once it is gone). */
+int hb_evdev_effects(int fd, int *effects);
+/* EVIOCRMFF. */
+int hb_evdev_erase(int fd, int effect_id);
+/* Writes one EV_FF event: code = effect id (value = repeat count, 0 stops) or FF_GAIN. */
+int hb_evdev_write_ff(int fd, uint16_t code, int32_t value);
+void hb_evdev_close(int fd);
+
 #ifdef __cplusplus
 }
 #endif

@@ -38,6 +38,7 @@ public struct Board {
     public var isSimulated: Bool {
         let description = file.description
         let devices = description.buses.map(\.device) + description.actuators.compactMap(\.pcm?.device) + [description.audio?.output.device].compactMap { $0 }
+            + description.actuators.compactMap { $0.evdev.map { $0.device ?? "" } }
         return devices.allSatisfy { $0 == Self.simName }
     }
 
@@ -125,6 +126,8 @@ extension Board {
             case drv2605(ChipPlacement, DRV2605Configuration)
             /// An LRA or voice coil behind an amplifier on PCM `device`.
             case pcm(device: String, PCMActuatorConfiguration)
+            /// An existing force-feedback input device (`compatible: evdev-ff`).
+            case evdevForceFeedback(InputDeviceLocation, ForceFeedbackActuatorConfiguration)
         }
 
         /// Its name in the board file.
@@ -142,6 +145,14 @@ extension Board {
             if let pcm = entry.pcm {
                 drive = .pcm(device: pcm.device, try file.pcmActuatorConfiguration(forActuatorAt: index))
                 statusPollInterval = nil
+            } else if let evdev = entry.evdev {
+                let configuration = ForceFeedbackActuatorConfiguration(
+                    kind: ActuatorKind(rawValue: entry.actuatorMode.lowercased()) ?? .erm, resonantFrequency: entry.resonantFrequencyHz,
+                    updateRate: evdev.updateRateHz ?? ForceFeedbackActuatorConfiguration.defaultUpdateRate, gain: evdev.gain
+                )
+                drive = .evdevForceFeedback(evdev.device.map(InputDeviceLocation.path) ?? .name(evdev.deviceName ?? ""), configuration)
+                // Polled so an unplugged device stops playback even while the level holds.
+                statusPollInterval = entry.statusPollMs.map { $0 > 0 ? .milliseconds($0) : nil } ?? EngineActuator.defaultStatusPollInterval
             } else {
                 drive = .drv2605(try file.chipPlacement(ofActuatorAt: index), try file.drv2605Configuration(forActuatorAt: index))
                 statusPollInterval = entry.statusPollMs.map { $0 > 0 ? .milliseconds($0) : nil } ?? EngineActuator.defaultStatusPollInterval

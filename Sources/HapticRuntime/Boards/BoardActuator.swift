@@ -11,6 +11,8 @@ public struct BoardActuator {
     public let drv2605: DRV2605Actuator?
     /// The PCM actuator, for `compatible: pcm-actuator`; nil for a chip.
     public let pcm: PCMActuator?
+    /// The input device's actuator, for `compatible: evdev-ff`; nil otherwise.
+    public let forceFeedback: ForceFeedbackActuator?
     /// Where the chip sits, for a chip.
     public let placement: ChipPlacement?
     /// The board file's `max-continuous-drive-ms`; nil leaves the actuator's own limit.
@@ -25,6 +27,7 @@ public struct BoardActuator {
         actuator = drv2605
         self.drv2605 = drv2605
         pcm = nil
+        forceFeedback = nil
         self.placement = placement
         self.maximumContinuousDrive = maximumContinuousDrive
         self.statusPollInterval = statusPollInterval
@@ -36,9 +39,22 @@ public struct BoardActuator {
         actuator = pcm
         drv2605 = nil
         self.pcm = pcm
+        forceFeedback = nil
         placement = nil
         self.maximumContinuousDrive = maximumContinuousDrive
         statusPollInterval = nil
+    }
+
+    /// An input device's actuator, polled for its presence.
+    init(forceFeedback: ForceFeedbackActuator, maximumContinuousDrive: Duration?, statusPollInterval: Duration?) {
+        name = forceFeedback.name
+        actuator = forceFeedback
+        drv2605 = nil
+        pcm = nil
+        self.forceFeedback = forceFeedback
+        placement = nil
+        self.maximumContinuousDrive = maximumContinuousDrive
+        self.statusPollInterval = statusPollInterval
     }
 
     /// The options to compile content for this actuator: mode switches planned at its prepare

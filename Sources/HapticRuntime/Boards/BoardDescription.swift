@@ -12,9 +12,12 @@ struct BoardDescription: Decodable, Sendable, Hashable {
     var power: PowerDescription?
     /// Where sound (AudioCustom, AudioContinuous, notes' `sound`) plays; nil: the board has none.
     var audio: AudioDeviceDescription?
+    /// How the board appears as a force-feedback device (`hapticboard rumble`); nil: the defaults.
+    var forceFeedback: ForceFeedbackDescription?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case board, description, buses, muxes, actuators, power, audio
+        case forceFeedback = "force-feedback"
     }
 
     init(from decoder: any Decoder) throws {
@@ -28,6 +31,7 @@ struct BoardDescription: Decodable, Sendable, Hashable {
         actuators = container.required([ActuatorDescription].self, .actuators, or: [], problems: problems)
         power = container.optional(PowerDescription.self, .power, problems: problems)
         audio = container.optional(AudioDeviceDescription.self, .audio, problems: problems)
+        forceFeedback = container.optional(ForceFeedbackDescription.self, .forceFeedback, problems: problems)
     }
 }
 
@@ -124,9 +128,13 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
     var statusPollMs: Int?
     /// The ALSA side of a `pcm-actuator`; nil for I2C chips.
     var pcm: PCMOutputDescription?
+    /// The input device of an `evdev-ff` actuator; nil otherwise.
+    var evdev: EvdevForceFeedbackDescription?
 
     /// The `compatible` of an actuator driven as audio.
     static let pcmCompatible = "pcm-actuator"
+    /// The `compatible` of an actuator that is an existing force-feedback input device.
+    static let evdevCompatible = "evdev-ff"
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, compatible, bus, mux, reg, loop
@@ -146,14 +154,17 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
     }
 
     init(from decoder: any Decoder) throws {
-        // A pcm-actuator's entry also holds its output's keys.
-        decoder.reportUnknownKeys(CodingKeys.self, PCMOutputDescription.CodingKeys.self)
+        // A pcm-actuator's entry also holds its output's keys, an evdev-ff actuator's its device's.
+        decoder.reportUnknownKeys(CodingKeys.self, PCMOutputDescription.CodingKeys.self, EvdevForceFeedbackDescription.CodingKeys.self)
         let problems = decoder.boardProblems
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = container.required(String.self, .name, or: "", problems: problems)
         compatible = container.required(String.self, .compatible, or: "", problems: problems)
         let isPCM = compatible == Self.pcmCompatible
         pcm = isPCM ? try PCMOutputDescription(from: decoder) : nil
+        evdev = compatible == Self.evdevCompatible ? try EvdevForceFeedbackDescription(from: decoder) : nil
+        // Neither is a DRV260x: no chip voltages to require.
+        let hasRatings = !isPCM && evdev == nil
         bus = container.optional(String.self, .bus, problems: problems)
         mux = container.optional(String.self, .mux, problems: problems)
         muxChannel = container.optional(Int.self, .muxChannel, problems: problems)
@@ -161,8 +172,8 @@ struct ActuatorDescription: Decodable, Sendable, Hashable {
         enableGPIOs = container.optional(String.self, .enableGPIOs, problems: problems)
         actuatorMode = container.required(String.self, .actuatorMode, or: "", problems: problems)
         loop = container.optional(String.self, .loop, problems: problems)
-        vibRatedMillivolts = isPCM ? container.optional(Int.self, .vibRatedMillivolts, problems: problems) : container.required(Int.self, .vibRatedMillivolts, or: 0, problems: problems)
-        vibOverdriveMillivolts = isPCM ? container.optional(Int.self, .vibOverdriveMillivolts, problems: problems) : container.required(Int.self, .vibOverdriveMillivolts, or: 0, problems: problems)
+        vibRatedMillivolts = hasRatings ? container.required(Int.self, .vibRatedMillivolts, or: 0, problems: problems) : container.optional(Int.self, .vibRatedMillivolts, problems: problems)
+        vibOverdriveMillivolts = hasRatings ? container.required(Int.self, .vibOverdriveMillivolts, or: 0, problems: problems) : container.optional(Int.self, .vibOverdriveMillivolts, problems: problems)
         resonantFrequencyHz = container.optional(Double.self, .resonantFrequencyHz, problems: problems)
         librarySel = container.optional(Int.self, .librarySel, problems: problems)
         rtpFormat = container.optional(String.self, .rtpFormat, problems: problems)

@@ -39,12 +39,14 @@ struct BoardRules {
         found += busProblems()
         found += muxProblems()
         for index in board.actuators.indices {
-            found += board.actuators[index].pcm != nil ? pcmActuatorProblems(at: index) : actuatorProblems(at: index)
+            let actuator = board.actuators[index]
+            found += actuator.pcm != nil ? pcmActuatorProblems(at: index) : actuator.evdev != nil ? evdevActuatorProblems(at: index) : actuatorProblems(at: index)
         }
         found += addressConflicts()
         found += pcmDeviceConflicts()
         found += audioProblems()
         found += powerProblems()
+        found += forceFeedbackProblems()
         found.removeAll { problem in
             problem.keyPath.map { path in file.unreadKeyPaths.contains { path.isWithin($0) } } ?? false
         }
@@ -115,7 +117,7 @@ struct BoardRules {
         }
 
         check(Self.hapticDriverCompatibles.contains(actuator.compatible), "compatible",
-              "unsupported driver '\(actuator.compatible)'; supported: \((Self.hapticDriverCompatibles.sorted() + [ActuatorDescription.pcmCompatible]).joined(separator: ", "))")
+              "unsupported driver '\(actuator.compatible)'; supported: \((Self.hapticDriverCompatibles.sorted() + [ActuatorDescription.pcmCompatible, ActuatorDescription.evdevCompatible]).joined(separator: ", "))")
         found += placementProblems(of: actuator, at: path)
         check(actuator.reg == Self.hapticDriverAddress, "reg",
               "a DRV260x answers only at \(Self.hex(Self.hapticDriverAddress)), not \(Self.hex(actuator.reg)); put several behind a TCA9548A")
@@ -226,7 +228,7 @@ struct BoardRules {
     private func addressConflicts() -> [BoardFileError] {
         var found: [BoardFileError] = []
         var taken: [String: String] = [:]
-        for (index, actuator) in board.actuators.enumerated() where actuator.pcm == nil {
+        for (index, actuator) in board.actuators.enumerated() where actuator.pcm == nil && actuator.evdev == nil {
             let segment = actuator.mux.map { "\($0) channel \(actuator.muxChannel ?? -1)" } ?? actuator.bus ?? ""
             let place = "\(segment) at \(Self.hex(actuator.reg))"
             if let other = taken[place] {

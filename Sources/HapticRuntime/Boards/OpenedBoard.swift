@@ -10,8 +10,13 @@ extension Board {
     ///   protection that could not be armed.
     public func open(on hardware: any BoardHardware, calibrations: [String: DRV2605CalibrationResult] = [:]) throws -> OpenedBoard {
         var opened: [BoardActuator] = []
-        for entry in actuators {
-            opened.append(try open(entry, on: hardware, calibration: calibrations[entry.name]))
+        for (index, entry) in actuators.enumerated() {
+            do {
+                opened.append(try open(entry, on: hardware, calibration: calibrations[entry.name]))
+            } catch let error as ForceFeedbackError {
+                // The device a board file names, located at the key that names it.
+                throw BoardError.invalid([file.problem(at: inputDeviceKey(ofActuatorAt: index), "\(error)")])
+            }
         }
         // Last, once every chip's bus is open and its EN line requested: protection needs both.
         try hardware.protect(opened.compactMap { actuator in
@@ -33,6 +38,15 @@ extension Board {
                 maximumContinuousDrive: entry.maximumContinuousDrive, expectedVariant: placement.variant
             )
             return BoardActuator(drv2605: actuator, placement: placement, maximumContinuousDrive: entry.maximumContinuousDrive, statusPollInterval: entry.statusPollInterval)
+        case .evdevForceFeedback(let location, let configuration):
+            let sink = try hardware.openForceFeedbackSink(at: location, for: entry.name)
+            do {
+                return BoardActuator(forceFeedback: try ForceFeedbackActuator(name: entry.name, sink: sink, configuration: configuration),
+                                     maximumContinuousDrive: entry.maximumContinuousDrive, statusPollInterval: entry.statusPollInterval)
+            } catch {
+                sink.close()
+                throw error
+            }
         }
     }
 }

@@ -67,6 +67,14 @@ extension Decoder {
         reportUnknownKeys(knowing: Keys.allCases.map(\.stringValue) + MoreKeys.allCases.map(\.stringValue))
     }
 
+    /// The same for a mapping read by three types (an actuator entry that may be a PCM output or
+    /// an input device).
+    func reportUnknownKeys<Keys: CodingKey & CaseIterable, MoreKeys: CodingKey & CaseIterable, OtherKeys: CodingKey & CaseIterable>(
+        _ known: Keys.Type, _ more: MoreKeys.Type, _ other: OtherKeys.Type
+    ) {
+        reportUnknownKeys(knowing: Keys.allCases.map(\.stringValue) + MoreKeys.allCases.map(\.stringValue) + OtherKeys.allCases.map(\.stringValue))
+    }
+
     private func reportUnknownKeys(knowing names: [String]) {
         // Not a mapping at all: the caller's container reports that.
         guard let container = try? self.container(keyedBy: AnyCodingKey.self) else { return }

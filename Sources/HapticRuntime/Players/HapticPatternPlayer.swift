@@ -63,6 +63,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     var loopEnabledValue = false
     var loopEndValue = 0.0
+    /// Pattern time each pass after the first starts from (an endless force-feedback effect loops
+    /// its steady part, not its delay and attack); 0, the start, for Core Haptics' loops.
+    var loopStartValue = 0.0
     var rateValue = 1.0
     var completion: (@Sendable ((any Error)?) -> Void)?
 
@@ -267,7 +270,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
                     self.sent.carryOver(loopLength: length)
                     self.recompile()
                 }
-                try self.begin(from: 0, at: boundary)
+                try self.begin(from: min(self.loopStartValue, length), at: boundary)
             }
         }
     }

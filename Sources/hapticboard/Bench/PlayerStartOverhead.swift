@@ -26,17 +26,8 @@ struct PlayerStartOverhead {
     /// timing thread has gone idle every time; returns the overheads and how many starts never
     /// reached the bus.
     func run() throws -> (overhead: LatenessHistogram, missing: Int) {
-        let hardware = SimulatedBoardHardware()
-        let board = try Board.sim.open(on: hardware)
-        guard let chip = board.actuators.first?.drv2605, let simulation = hardware.chips[chip.name] else { throw CommandLineError.noActuators(board: board.board.name) }
-        let zeroCost = ZeroCostChip(name: chip.name, configuration: chip.configuration, wall: clock, board: simulation, address: chip.driver.address)
-        let bus = zeroCost.bus
-        let actuator = zeroCost.actuator
-        // Idle timeouts far beyond the run: every start finds the actuator ready.
-        let engine = HapticEngine(
-            actuators: [EngineActuator(actuator, name: chip.name, idleTimeouts: IdleTimeouts(standby: .seconds(3_600), sleep: .seconds(7_200)))],
-            clock: clock, scheduler: scheduler
-        )
+        let rig = try ReadyChipEngine(clock: clock, scheduler: scheduler)
+        let (bus, engine) = (rig.bus, rig.engine)
         let stopReason = StopReasonBox()
         engine.stoppedHandler = { reason in stopReason.reason = "\(reason)" }
         try engine.start()

@@ -79,6 +79,10 @@ struct BoardShowReport: Encodable {
                 actuator.placement = "pcm-actuator on \(device), channels \(configuration.channelMap.channels.map { "\($0 + 1)" }.joined(separator: ", ")) of \(configuration.format.channels)"
                 let resonance = configuration.resonantFrequency.map { ", \(ContentSummary.number($0)) Hz" } ?? ""
                 actuator.drive = "\(configuration.kind), \(configuration.format.sampleRate) Hz, \(configuration.format.periodFrames)-frame periods, at most \(ContentSummary.number(configuration.maximumAmplitude)) of full scale\(resonance)"
+            case .evdevForceFeedback(let location, let configuration):
+                actuator.placement = "evdev-ff on \(location)"
+                let gain = configuration.gain.map { ", gain \(ContentSummary.number($0))" } ?? ", the device's own gain"
+                actuator.drive = "\(configuration.kind), effect updates at most \(ContentSummary.number(configuration.updateRate)) per second\(gain); no power states (budgets zero)"
             }
             return actuator
         }

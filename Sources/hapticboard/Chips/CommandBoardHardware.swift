@@ -39,6 +39,19 @@ final class CommandBoardHardware: BoardHardware {
         try isSimulated(device) ? simulated.openPCM(device: device, format: format, for: owner) : linux.openPCM(device: device, format: format, for: owner)
     }
 
+    /// The real uinput device: even on the simulated board, games and `fftest` drive it for real.
+    func createForceFeedbackDevice(_ setup: ForceFeedbackDeviceSetup) throws(ForceFeedbackError) -> any ForceFeedbackDevice {
+        try linux.createForceFeedbackDevice(setup)
+    }
+
+    /// The input device, or a simulated stand-in for `sim` (and for every device when simulating all).
+    func openForceFeedbackSink(at location: InputDeviceLocation, for owner: String) throws(ForceFeedbackError) -> any ForceFeedbackSink {
+        if simulatesEveryDevice || location == .path(Board.simName) {
+            return simulated.forceFeedbackStandIn(for: owner).connect()
+        }
+        return try linux.openForceFeedbackSink(at: location, for: owner)
+    }
+
     /// Only real chips need protecting (a crash handler and a guardian process), and only the
     /// Linux side can.
     func protect(_ chips: [(driver: DRV2605, realtimeInput: DRV2605RealtimeInput)]) throws {

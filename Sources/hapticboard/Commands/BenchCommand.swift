@@ -2,11 +2,7 @@ import ActuatorHAL
 import ActuatorHALLinux
 import ArgumentParser
 import Dispatch
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 import HapticRuntime
 
 /// `hapticboard bench`: the figures of the performance issue in one run, each beside a peer
@@ -31,6 +27,12 @@ struct BenchCommand: ParsableCommand {
         resident memory. The machine is shared and noisy: compare within one run, as ratios. \
         Takes about 4 × count × period per condition plus ten seconds.
 
+        --ff measures only force feedback: an EV_FF play written by a client of the simulated \
+        kernel device until the first register write of the effect reaches a zero-cost bus \
+        (the provider's thread reads it, the engine starts the effect's players, the timing \
+        thread writes), beside the direct engine path in the same run: player.start(atTime: now) \
+        of the same pattern. Goal: p99 ≤ 200 µs through the device.
+
         --sound-analysis measures only the analysis that makes haptics from sound: seconds of \
         analysis for 1, 10 and 60 s clips at 48 kHz (fastest of three runs), how many times \
         faster than real time that is, and the growth of peak resident memory per clip.
@@ -54,6 +56,14 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Measure the sound analysis (haptics from sound) instead of timing.")
     var soundAnalysis = false
+
+    @Flag(name: .long, help: "Measure EV_FF play to the first bus write through the force-feedback provider, beside the direct engine path.")
+    var ff = false
+
+    /// Plays per path in --ff.
+    static let forceFeedbackSamples = 500
+    /// The --ff goal for p99 through the device.
+    static let forceFeedbackGoal = Duration.microseconds(200)
 
     /// The 1 kHz stream of part (c).
     static let streamPeriod = Duration.milliseconds(1)
@@ -83,6 +93,26 @@ struct BenchCommand: ParsableCommand {
         let scheduler = DeadlineScheduler(clock: clock, name: "hapticboard-bench")
         scheduler.startThread(setup: noRealtime ? nil : RealtimeThread())
         defer { scheduler.stopThread() }
+        if ff {
+            printError("bench: EV_FF play → first bus write, \(Self.forceFeedbackSamples) plays per path…")
+            let (device, direct) = try ForceFeedbackLatency(clock: clock, scheduler: scheduler, samples: Self.forceFeedbackSamples).run()
+            let rows = [("EV_FF play → first bus write (simulated device, provider thread)", device),
+                        ("player.start(atTime: now) → first bus write (direct engine path)", direct)].map { method, histogram in
+                BenchReport.OverheadRow(method: method, samples: histogram.count, p50Microseconds: BenchReport.microseconds(histogram.percentile(50)),
+                                        p99Microseconds: BenchReport.microseconds(histogram.percentile(99)), maxMicroseconds: BenchReport.microseconds(histogram.maximum))
+            }
+            if json {
+                try printJSON(rows)
+            } else {
+                print("force feedback: \(Self.describe(scheduler.realtimeSetup)), zero-cost bus, sim DRV2605L ready")
+                for row in rows {
+                    print(String(format: "  %-70@ p50 %7.1f µs   p99 %7.1f µs   max %8.1f µs   (%d)", row.method as NSString, row.p50Microseconds, row.p99Microseconds, row.maxMicroseconds, row.samples))
+                }
+                let met = device.percentile(99) <= Self.forceFeedbackGoal
+                print("  goal: EV_FF play → bus p99 ≤ \(BenchReport.microseconds(Self.forceFeedbackGoal)) µs: \(met ? "met" : "missed")")
+            }
+            return
+        }
         let queue = DispatchQueue(label: "hapticboard.bench", qos: .userInteractive)
         let period = Duration.nanoseconds(Int64((periodMilliseconds * 1_000_000).rounded()))
         let periodic = PeriodicDeadlines(clock: clock, scheduler: scheduler, queue: queue, realtime: !noRealtime, period: period, count: count)

@@ -1,4 +1,5 @@
 import ActuatorHAL
+import ActuatorHALLinux
 import ArgumentParser
 import Foundation
 import HapticRuntime
@@ -79,7 +80,9 @@ struct BoardsCommand: ParsableCommand {
             discussion: """
                 Checks the YAML syntax, the keys (devicetree spellings such as vib-rated-mv, \
                 enable-gpios, library-sel), references between buses, muxes and actuators, value \
-                ranges the chips accept, and address conflicts. Exits 1 if any file has a problem.
+                ranges the chips accept, and address conflicts; an evdev-ff actuator's input device, \
+                when it is present on this machine, is opened and must have force feedback (EV_FF). \
+                Exits 1 if any file has a problem.
                 """
         )
 
@@ -121,8 +124,11 @@ struct BoardsCommand: ParsableCommand {
             var document = Document(files: [])
             for path in files {
                 let url = URL(fileURLWithPath: path)
-                let problems = Board.problems(inFileAt: url)
-                let actuators = problems.isEmpty ? Self.libraries(of: try Board(contentsOf: url)) : []
+                var problems = Board.problems(inFileAt: url)
+                let board = problems.isEmpty ? try Board(contentsOf: url) : nil
+                // Input devices that are here are opened, so one without force feedback is caught now.
+                problems += board?.deviceProblems(on: LinuxBoardHardware()) ?? []
+                let actuators = problems.isEmpty ? board.map(Self.libraries(of:)) ?? [] : []
                 document.files.append(Document.File(file: path, problems: problems.map {
                     Document.Problem(line: $0.line, column: $0.column, key: $0.keyPath?.description, message: $0.message, description: $0.description)
                 }, actuators: actuators))

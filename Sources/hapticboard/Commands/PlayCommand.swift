@@ -163,7 +163,7 @@ struct PlayCommand: ParsableCommand {
             try session.wake()
             if let lacking = targets.first(where: { $0.actuator.capabilities.romLibrary == nil }) {
                 try? session.finish()
-                throw CommandLineError.effectNeedsROM(effect: effect, actuator: lacking.name, chip: lacking.drv2605.map { "\($0.variant)" } ?? "pcm-actuator")
+                throw CommandLineError.effectNeedsROM(effect: effect, actuator: lacking.name, chip: lacking.drv2605.map { "\($0.variant)" } ?? (lacking.forceFeedback != nil ? "evdev-ff" : "pcm-actuator"))
             }
         }
         let snapshot: (@Sendable () -> Void)? = liveView.map { view in { @Sendable in view.capture() } }

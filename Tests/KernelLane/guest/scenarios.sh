@@ -42,7 +42,7 @@ hapticboard_of() {
 }
 
 lane_setup() {
-    for module in configfs irq-sim-ext gpio-sim i2c-dev soundcore snd snd-timer snd-pcm snd-aloop; do
+    for module in configfs irq-sim-ext gpio-sim i2c-dev soundcore snd snd-timer snd-pcm snd-aloop evdev uinput; do
         insmod /lib/modules/$module.ko || { fail "setup: insmod $module.ko"; return 1; }
     done
     insmod /lib/modules/i2c-stub.ko chip_addr=0x5a || { fail "setup: insmod i2c-stub.ko chip_addr=0x5a"; return 1; }
@@ -639,6 +639,211 @@ scenario_sound_and_drive() {
     fi
 }
 
+# ---------------------------------------------------------------------------- Force feedback
+
+# The name hapticboard rumble gives the lane board's device (no force-feedback: section).
+FF_DEVICE_NAME="hapticboard kernel-lane"
+FF_BOARD=/lane/kernel-lane-ff.yml
+FF_RECORDER_NAME="hapticboard lane rumble"
+
+# Per phase of ff-client (its "ff-phase NAME" markers), from the traced command's RTP_INPUT writes
+# (signed: above 0x7f is a brake): "PHASE writes max first-nonzero last high-then-low zeros-before-high",
+# and one "bus-latency MS" line per "ff-latency" marker: from the marker (written just before the client's
+# EV_FF write) to the command's next register write of any kind.
+ff_phases() {
+    timed_trace_events | awk '
+        function hex(text,   i, value) { value = 0; for (i = 1; i <= length(text); i++) value = value * 16 + index("0123456789abcdef", substr(text, i, 1)) - 1; return value }
+        $3 == "mark" && $4 == "ff-phase" { phase = $5; order[count++] = phase; next }
+        $3 == "mark" && $4 == "ff-latency" { pending = $1; next }
+        $3 != "w" { next }
+        pending != "" { printf "bus-latency %.3f\n", ($1 - pending) * 1000; pending = "" }
+        $4 != "2" || phase == "" { next }
+        {
+            v = hex($5); if (v > 127) v -= 256
+            writes[phase]++
+            if (!(phase in max) || v > max[phase]) max[phase] = v
+            if (!(phase in first) && v > 0) first[phase] = v
+            last[phase] = v
+            if (v >= 96) high[phase] = 1
+            else if (high[phase] && v <= 16) low[phase] = 1
+            if (v == 0 && !high[phase]) zeros[phase]++
+        }
+        END { for (i = 0; i < count; i++) { p = order[i]
+                  printf "%s %d %d %d %d %d %d\n", p, writes[p], max[p] + 0, first[p] + 0, last[p] + 0, low[p] + 0, zeros[p] + 0 } }'
+}
+
+# phase_value PHASE FIELD: one field of ff_phases' line for PHASE (2 writes, 3 max, 4 first, 5 last,
+# 6 high-then-low, 7 zeros before high); "none" when the phase wrote nothing.
+phase_value() { awk -v phase=$1 -v field=$2 '$1 == phase { value = $field } END { print (value == "" ? "none" : value) }' /tmp/ff.phases; }
+
+# hapticboard rumble offers the lane board as a uinput force-feedback device; ff-client (a client
+# as games are) checks its capabilities and refusals, uploads and plays each effect type, sets the
+# gain, replaces and erases effects while they play, and leaves mid-play. What reached the chip in
+# each phase is read back from the SMBus trace; SIGINT then ends rumble: exit 130, standby, the
+# device node gone. The latency of each timed play (client's write to the first bus write) is
+# printed against the 1 ms goal.
+scenario_force_feedback_device() {
+    local build=$1 binary tries=0 status client_status node
+    binary=$(hapticboard_of $build)
+    # Room for every SMBus event of the run (each phase rewrites RTP_INPUT up to a thousand times a second).
+    echo 16384 > $TRACING/buffer_size_kb
+    # The previous build's line must not be taken for this one's before the new run truncates it.
+    rm -f /tmp/rumble.out
+    traced_start /tmp/rumble.out /tmp/rumble.err $binary rumble --board $BOARD
+    until grep -q '^hapticboard rumble: /dev/input/event' /tmp/rumble.out; do
+        tries=$((tries + 1))
+        if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
+            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
+            fail "force-feedback device ($build): hapticboard rumble never offered its device: $(first_line /tmp/rumble.err)"
+            return
+        fi
+        sleep 0.05
+    done
+    node=$(sed -n 's|^hapticboard rumble: \(/dev/input/event[0-9]*\).*|\1|p' /tmp/rumble.out)
+    echo "lane: $(head -n 1 /tmp/rumble.out)"
+    ff-client "$FF_DEVICE_NAME" $TRACING/trace_marker > /tmp/ffclient.out 2>&1
+    client_status=$?
+    kill -INT $TRACED_PID
+    traced_wait
+    status=$?
+    traced_finish
+    cat /tmp/ffclient.out
+    ff_phases > /tmp/ff.phases
+    echo "lane: RTP_INPUT per phase (writes max first last high-then-low zeros-before-high):"; grep -v '^bus-latency' /tmp/ff.phases
+
+    if [ $client_status -eq 0 ] && grep -q '^ff-client: 0 failed' /tmp/ffclient.out; then
+        pass "force feedback ($build): ff-client on $node: $(grep -c '^ff-client: ok' /tmp/ffclient.out) checks ok — capabilities, EINVAL for FF_SPRING, FF_CUSTOM, an envelope level of 0x8000 and a trigger button, ENOSPC for effect 17, every type uploaded, replaced and erased"
+    else
+        fail "force feedback ($build): ff-client exited $client_status: $(grep FAILED /tmp/ffclient.out | head -n 3 | tr '\n' ' ') $(tail -n 1 /tmp/ffclient.out)"
+    fi
+    if [ "$(phase_value rumble 3)" -ge 112 ] 2> /dev/null && [ "$(phase_value rumble 5)" = 0 ] \
+        && [ "$(phase_value gain 3)" -ge 48 ] 2> /dev/null && [ "$(phase_value gain 3)" -le 80 ] && [ "$(phase_value gain 5)" = 0 ]; then
+        pass "force feedback ($build): FF_RUMBLE drove RTP_INPUT to $(phase_value rumble 3) of 127 and back to 0; at FF_GAIN 0x8000 to $(phase_value gain 3), then 0"
+    else
+        fail "force feedback ($build): expected rumble at full drive (>= 112) and at half with gain 0x8000 (48-80), each ending at 0; got rumble max $(phase_value rumble 3) last $(phase_value rumble 5), gain max $(phase_value gain 3) last $(phase_value gain 5)"
+    fi
+    local wave waves_ok=1 waves=""
+    for wave in square triangle sine saw-up saw-down; do
+        waves="$waves $wave:$(phase_value periodic-$wave 2)w/max$(phase_value periodic-$wave 3)"
+        [ "$(phase_value periodic-$wave 3)" -ge 96 ] 2> /dev/null && [ "$(phase_value periodic-$wave 6)" = 1 ] && [ "$(phase_value periodic-$wave 5)" = 0 ] || waves_ok=0
+    done
+    if [ $waves_ok = 1 ]; then
+        pass "force feedback ($build): each FF_PERIODIC waveform (200 ms period) swung RTP_INPUT from near full drive down to near 0 within the effect and ended at 0:$waves"
+    else
+        fail "force feedback ($build): expected each periodic waveform to reach >= 96, fall back to <= 16 and end at 0; got$waves ($(grep periodic /tmp/ff.phases | tr '\n' ';'))"
+    fi
+    if [ "$(phase_value constant 4)" -lt 64 ] 2> /dev/null && [ "$(phase_value constant 3)" -ge 112 ] && [ "$(phase_value constant 5)" = 0 ] \
+        && [ "$(phase_value ramp 4)" -lt 64 ] 2> /dev/null && [ "$(phase_value ramp 3)" -ge 112 ] && [ "$(phase_value ramp 5)" = 0 ]; then
+        pass "force feedback ($build): FF_CONSTANT rose through its attack (first write $(phase_value constant 4)) to $(phase_value constant 3), FF_RAMP from $(phase_value ramp 4) to $(phase_value ramp 3), both ending at 0"
+    else
+        fail "force feedback ($build): expected constant and ramp to start low (< 64), reach >= 112 and end at 0; got constant $(phase_value constant 4)..$(phase_value constant 3) last $(phase_value constant 5), ramp $(phase_value ramp 4)..$(phase_value ramp 3) last $(phase_value ramp 5)"
+    fi
+    if [ "$(phase_value replace-before 3)" -ge 24 ] 2> /dev/null && [ "$(phase_value replace-before 3)" -le 40 ] \
+        && [ "$(phase_value replace 3)" -ge 112 ] 2> /dev/null && [ "$(phase_value replace 7)" = 0 ] && [ "$(phase_value erase 5)" = 0 ] \
+        && [ "$(phase_value close 3)" -ge 112 ] 2> /dev/null && [ "$(phase_value closed 5)" = 0 ]; then
+        pass "force feedback ($build): an endless rumble at 0x4000 drove $(phase_value replace-before 3), replaced while playing by 0xffff $(phase_value replace 3) with no zero between, erased while playing: 0; the client leaving mid-play: 0"
+    else
+        fail "force feedback ($build): expected 24-40 before the replacement, >= 112 after with no zero between, 0 after the erase and after the client left; got before $(phase_value replace-before 3), after $(phase_value replace 3) (zeros $(phase_value replace 7)), erase last $(phase_value erase 5), close $(phase_value close 3) then $(phase_value closed 5)"
+    fi
+    if [ $status -eq 130 ] && [ "$(last_write 1)" = 40 ] && [ -n "$node" ] && [ ! -e "$node" ]; then
+        pass "force feedback ($build): SIGINT ends rumble with exit 130, last MODE write 0x40 (standby), $node removed; $(tail -n 1 /tmp/rumble.out | cut -c 1-160)"
+    else
+        fail "force feedback ($build): expected exit 130, a last MODE write 0x40 and $node gone; got exit $status, MODE $(last_write 1), node $(ls $node 2>&1): $(first_line /tmp/rumble.err)"
+    fi
+    local latency
+    latency=$(awk '$1 == "bus-latency" { print $2 }' /tmp/ff.phases | sort -n | awk '
+        { v[n++] = $1 } END { if (n == 0) { print "none"; exit }
+            p50 = v[int((n - 1) * 0.5)]; p99 = v[int((n - 1) * 0.99 + 0.5)]
+            printf "%d %.3f %.3f %.3f %s", n, p50, p99, v[n - 1], (p99 <= 1.0 ? "met" : "missed") }')
+    set -- $latency
+    if [ "$1" = 40 ]; then
+        pass "force feedback ($build): EV_FF write -> first bus write in the guest (TCG), $1 plays: p50 $2 ms, p99 $3 ms, max $4 ms (goal p99 <= 1 ms: $5)"
+    else
+        fail "force feedback ($build): expected 40 timed plays to reach the bus; got ${1:-none}"
+    fi
+}
+
+# waits_for FILE TEXT: up to 10 s for TEXT to appear in FILE.
+waits_for() {
+    local tries=0
+    until grep -q "$2" "$1" 2> /dev/null; do
+        tries=$((tries + 1)); [ $tries -le 200 ] || return 1; sleep 0.05
+    done
+}
+
+# The consumer: an evdev-ff actuator on ff-recorder's uinput rumble device. play uploads FF_RUMBLE
+# as the content's amplitude changes (at most 100 a second, board update-rate-hz), plays it while
+# it drives, stops and erases it at the end. probe --ff lists the device first.
+scenario_evdev_actuator() {
+    local build=$1 binary recorder status uploads strengths span rate
+    binary=$(hapticboard_of $build)
+    ff-recorder "$FF_RECORDER_NAME" > /tmp/recorder.log 2>&1 &
+    recorder=$!
+    if ! waits_for /tmp/recorder.log '^ready'; then
+        fail "evdev-ff ($build): ff-recorder never made its device: $(first_line /tmp/recorder.log)"; kill $recorder; return
+    fi
+    $binary probe --ff > /tmp/probe-ff.out 2> /tmp/probe-ff.err
+    if grep "'$FF_RECORDER_NAME'" /tmp/probe-ff.out | grep -q '1209:0ff0.*4 effects: FF_RUMBLE FF_PERIODIC FF_SINE FF_GAIN; evdev-ff drives it with rumble'; then
+        pass "probe --ff ($build): $(grep "'$FF_RECORDER_NAME'" /tmp/probe-ff.out | cut -c 1-200)"
+    else
+        fail "probe --ff ($build): expected the recorder with 1209:0ff0, 4 effects, FF_RUMBLE FF_PERIODIC FF_SINE FF_GAIN; got: $(head -n 3 /tmp/probe-ff.out | tr '\n' ' ') $(first_line /tmp/probe-ff.err)"
+    fi
+    $binary play $PLAY_TIMING --board $FF_BOARD /lane/continuous-envelopes.ahap --quiet > /tmp/ffplay.out 2> /tmp/ffplay.err
+    status=$?
+    kill -TERM $recorder; wait $recorder
+    uploads=$(grep -c ' upload id=0 type=0x50 ' /tmp/recorder.log)
+    strengths=$(sed -n 's/.* upload id=0 type=0x50 strong=\([0-9]*\) .*/\1/p' /tmp/recorder.log | sort -u | wc -l)
+    span=$(awk '/ upload / { if (first == "") first = $1; last = $1 } END { printf "%.3f", last - first }' /tmp/recorder.log)
+    rate=$(awk -v n=$uploads -v s=$span 'BEGIN { printf "%.0f", (s > 0 ? (n - 1) / s : 0) }')
+    local requests
+    requests=$(awk '$2 == "play" || $2 == "erase" { print $2, $3, $4 }' /tmp/recorder.log | tr '\n' ';')
+    if [ $status -eq 0 ] && [ "$uploads" -ge 10 ] && [ "$strengths" -ge 5 ] && [ "$rate" -le 110 ] \
+        && grep ' play ' /tmp/recorder.log | head -n 1 | grep -q 'play id=0 count=1' \
+        && grep -E ' (play|erase) ' /tmp/recorder.log | tail -n 1 | grep -q 'erase id=0'; then
+        pass "evdev-ff ($build): play continuous-envelopes.ahap uploaded FF_RUMBLE $uploads times ($strengths strengths) over $span s, $rate a second (board: at most 100), played, stopped and erased slot 0; exit 0"
+    else
+        fail "evdev-ff ($build): expected exit 0, >= 10 rumble uploads of >= 5 strengths at <= 110 a second, a first play count=1 and a last erase; got exit $status, $uploads uploads ($strengths strengths, $rate a second), requests: $(echo $requests | cut -c 1-200): $(first_line /tmp/ffplay.err)"
+    fi
+}
+
+# The rumble device disappears while play drives it: a typed error, exit 1, no crash or hang.
+scenario_evdev_unplugged() {
+    local build=$1 binary recorder player status
+    binary=$(hapticboard_of $build)
+    ff-recorder "$FF_RECORDER_NAME" > /tmp/recorder.log 2>&1 &
+    recorder=$!
+    waits_for /tmp/recorder.log '^ready' || { fail "evdev-ff unplugged ($build): no recorder"; kill $recorder; return; }
+    timeout 60 $binary play $PLAY_TIMING --board $FF_BOARD /lane/long-buzz.ahap --quiet > /tmp/ffunplug.out 2> /tmp/ffunplug.err &
+    player=$!
+    waits_for /tmp/recorder.log 'play id=0 count=1' || true
+    kill -TERM $recorder; wait $recorder
+    wait $player
+    status=$?
+    if [ $status -ne 0 ] && [ $status -lt 124 ] && grep -q 'ENODEV' /tmp/ffunplug.err; then
+        pass "evdev-ff unplugged ($build): the device removed mid-play, play exits $status: $(first_line /tmp/ffunplug.err)"
+    else
+        fail "evdev-ff unplugged ($build): expected an error exit (not a signal or the timeout) naming ENODEV; got exit $status: $(first_line /tmp/ffunplug.err)"
+    fi
+}
+
+# An evdev-ff actuator naming an input device without force feedback fails boards check, located.
+scenario_evdev_without_ff() {
+    local build=$1 binary recorder status
+    binary=$(hapticboard_of $build)
+    ff-recorder "hapticboard lane keys" --no-ff > /tmp/keys.log 2>&1 &
+    recorder=$!
+    waits_for /tmp/keys.log '^ready' || { fail "evdev-ff without EV_FF ($build): no device"; kill $recorder; return; }
+    sed "s/$FF_RECORDER_NAME/hapticboard lane keys/" $FF_BOARD > /tmp/keys.yml
+    $binary boards check /tmp/keys.yml > /tmp/keys.out 2> /tmp/keys.err
+    status=$?
+    kill -TERM $recorder; wait $recorder
+    if [ $status -eq 1 ] && grep -q "^/tmp/keys.yml:[0-9]*:[0-9]*: actuators\[0\].device-name: .*'hapticboard lane keys') has no EV_FF" /tmp/keys.err; then
+        pass "evdev-ff without EV_FF ($build): boards check exits 1: $(first_line /tmp/keys.err)"
+    else
+        fail "evdev-ff without EV_FF ($build): expected exit 1 and a located 'has no EV_FF' problem; got exit $status: $(first_line /tmp/keys.err) $(first_line /tmp/keys.out)"
+    fi
+}
+
 lane_main() {
     lane_setup || return
     for build in $BUILDS; do
@@ -656,6 +861,10 @@ lane_main() {
         scenario_killed_mid_play $build KILL 137 "SIGKILL mid-ROM-effect" "$GO_SET" $PLAY_TIMING --effect 47 --loop
         scenario_killed_mid_play $build SEGV 139 "SIGSEGV mid-RTP" "$RTP_DRIVING" $PLAY_TIMING /lane/long-buzz.ahap
         scenario_chip_leaves_bus $build
+        scenario_force_feedback_device $build
+        scenario_evdev_actuator $build
+        scenario_evdev_unplugged $build
+        scenario_evdev_without_ff $build
     done
     # The companion's polling would compete with play's timing thread for the one vCPU.
     kill $CHIP_PID

@@ -1,0 +1,28 @@
+import ActuatorHAL
+import SystemPackage
+
+extension ForceFeedbackEffect {
+    /// Why a hapticboard force-feedback device refuses this effect, with the errno its uploader
+    /// gets, or nil when it plays. The kernel has refused undeclared types and waveforms already;
+    /// this is what a uinput owner must check itself (and repeats the kernel's checks, so the
+    /// simulated and any future device are held to the same rules):
+    /// - a type other than rumble, periodic, constant or ramp (`FF_SPRING`, `FF_DAMPER`, …), or a
+    ///   periodic waveform other than the five (`FF_CUSTOM`): EINVAL;
+    /// - an envelope level above 0x7FFF, the range `struct ff_envelope` documents: EINVAL;
+    /// - a trigger button: the device has no buttons, so the effect could never start: EINVAL;
+    /// - a slot outside `0..<slots`: EINVAL.
+    public func refusal(slots: Int) -> (errno: Errno, reason: String)? {
+        guard id >= 0, Int(id) < slots else { return (.invalidArgument, "effect id \(id) is outside the device's \(slots) slots") }
+        guard ForceFeedbackEffectType.played.contains(type) else {
+            return (.invalidArgument, "\(type) is not played by hapticboard (only \(ForceFeedbackEffectType.played.map(\.description).joined(separator: ", ")))")
+        }
+        if let waveform, !ForceFeedbackWaveform.played.contains(waveform) {
+            return (.invalidArgument, "\(waveform) is not played by hapticboard (only \(ForceFeedbackWaveform.played.map(\.description).joined(separator: ", ")))")
+        }
+        if let envelope, max(envelope.attackLevel, envelope.fadeLevel) > ForceFeedbackCode.maximumEnvelopeLevel {
+            return (.invalidArgument, "envelope levels are 0...0x7FFF, not attack 0x\(String(envelope.attackLevel, radix: 16)) / fade 0x\(String(envelope.fadeLevel, radix: 16))")
+        }
+        guard triggerButton == 0 else { return (.invalidArgument, "trigger button \(triggerButton): this device has no buttons to trigger effects") }
+        return nil
+    }
+}

@@ -1,0 +1,371 @@
+import ActuatorHAL
+import Foundation
+import Logging
+import SystemPackage
+
+/// A board offered as a Linux force-feedback device: games (SDL, Steam Input, Wine), desktop
+/// feedback daemons and test tools (`fftest`) upload effects to it and play them, and the
+/// board's actuators play them through a `HapticEngine`.
+///
+/// ```swift
+/// let board = try Board.named("sim-dual-grips").open(on: hardware)
+/// let engine = board.makeEngine()
+/// engine.scheduler.startThread()
+/// try engine.start()
+/// let device = try hardware.createForceFeedbackDevice(board.board.forceFeedbackSetup)
+/// let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: board.board.forceFeedbackLayout)
+/// provider.start()        // answers requests on a thread of its own
+/// …
+/// provider.stop()         // effects stopped, the device removed
+/// ```
+///
+/// Each upload is checked (`ForceFeedbackEffect.refusal(slots:)`), mapped to one pattern per
+/// actuator (`ForceFeedbackPlan`, docs/force-feedback.md) and compiled while the uploader waits,
+/// so a play only starts players: its commands are due at once and reach the bus on the
+/// scheduler's next pass. Following the kernel's ff-memless: a play restarts an effect that
+/// plays; an upload replacing a playing effect restarts it with the new parameters; a stop ends
+/// it; an erase stops and forgets it; the gain rescales everything, playing effects included.
+///
+/// Whatever ends the provider — `stop()`, the device going away, the engine stopping on a fault —
+/// every effect stops and the device is removed, so clients get ENODEV rather than silence.
+public final class ForceFeedbackProvider: @unchecked Sendable {
+    /// Why a provider ended on its own.
+    public enum Ending: Error, CustomStringConvertible {
+        /// The device went away (ENODEV), or reading it failed.
+        case device(ForceFeedbackError)
+        /// The engine stopped (an actuator fault); its fault, if it reported one.
+        case engineStopped(HapticEngine.StoppedReason, fault: (any Error)?)
+
+        public var description: String {
+            switch self {
+            case .device(let error): "the force-feedback device failed: \(error)"
+            case .engineStopped(let reason, let fault?): "the engine stopped (\(reason)): \(fault)"
+            case .engineStopped(let reason, nil): "the engine stopped: \(reason)"
+            }
+        }
+    }
+
+    /// Counts of what clients asked for.
+    public struct Counts: Sendable, Hashable {
+        public var uploads = 0
+        public var refusedUploads = 0
+        public var erases = 0
+        public var plays = 0
+        public var stops = 0
+        public var gains = 0
+    }
+
+    /// One effect slot: the effect, its plan and compiled player on each actuator, and the play
+    /// in force.
+    private final class Slot {
+        var effect: ForceFeedbackEffect
+        var plans: [String: ForceFeedbackPlan] = [:]
+        var players: [String: HapticAdvancedPatternPlayer] = [:]
+        /// When the current play started (as if from the beginning) and its repeat count.
+        var play: (start: MonotonicInstant, count: Int32)?
+
+        init(effect: ForceFeedbackEffect) {
+            self.effect = effect
+        }
+
+        var isPlaying: Bool { play != nil && players.values.contains { $0.isPlaying } }
+    }
+
+    public let device: any ForceFeedbackDevice
+    public let engine: HapticEngine
+    public let layout: ForceFeedbackLayout
+    /// Called once when the provider ended on its own (not after `stop()`), on the thread that
+    /// saw it.
+    public var endedHandler: (@Sendable (Ending) -> Void)?
+    /// The last upload refused and why, for diagnostics.
+    public var lastRefusal: String? { engine.locked { refusal } }
+    private var refusal: String?
+
+    private var slots: [Int: Slot] = [:]
+    private var gainValue = ForceFeedbackCode.fullGain
+    private var counted = Counts()
+    private let lifecycle = NSCondition()
+    private var reading = false
+    private var readerThread: Thread?
+    private var ended = false
+    private var logger = Logger(label: "hapticboard.force-feedback")
+
+    /// Repetitions longer than this in total play as endless (a count of INT_MAX means "until stopped").
+    static let longestRepeatedPlay = 86_400.0
+
+    /// A provider answering `device` with `engine`'s actuators as `layout` assigns them.
+    /// - Throws: `HapticEngineError.unknownActuator` when the layout names an actuator the engine lacks.
+    public init(device: any ForceFeedbackDevice, engine: HapticEngine, layout: ForceFeedbackLayout) throws {
+        for name in layout.actuators where !engine.actuatorNames.contains(name) {
+            throw HapticEngineError.unknownActuator(name, known: engine.actuatorNames)
+        }
+        self.device = device
+        self.engine = engine
+        self.layout = layout
+    }
+
+    /// The gain in force, 0…0xFFFF.
+    public var gain: UInt16 { engine.locked { gainValue } }
+    /// What clients asked for so far.
+    public var counts: Counts { engine.locked { counted } }
+    /// The effects held, by slot.
+    public var effects: [Int: ForceFeedbackEffect] { engine.locked { slots.mapValues(\.effect) } }
+    /// The slots whose effect plays now.
+    public var playingSlots: Set<Int> { engine.locked { Set(slots.filter { $0.value.isPlaying }.keys) } }
+    /// The pattern each actuator plays for the effect in `slot`.
+    public func plans(ofSlot slot: Int) -> [String: ForceFeedbackPlan] { engine.locked { slots[slot]?.plans ?? [:] } }
+
+    // MARK: Running
+
+    /// Answers requests on a thread of its own until `stop()` or the device goes away; stops
+    /// with the engine.
+    public func start() {
+        let previous = engine.stoppedHandler
+        engine.stoppedHandler = { [weak self] reason in
+            previous?(reason)
+            guard let self else { return }
+            self.end(.engineStopped(reason, fault: self.engine.lastFault))
+        }
+        let thread = Thread { [self] in readRequests() }
+        thread.name = "hapticboard-ff"
+        lifecycle.withLock {
+            reading = true
+            readerThread = thread
+        }
+        thread.start()
+    }
+
+    /// Stops answering, stops every effect and removes the device. Safe from any thread (a
+    /// signal handler's thread included) and more than once.
+    public func stop() {
+        lifecycle.withLock { ended = true }
+        finish()
+    }
+
+    /// Answers every request waiting now, without blocking: for tests and for callers that read
+    /// the device themselves. Returns how many were answered.
+    @discardableResult
+    public func serviceRequests() throws(ForceFeedbackError) -> Int {
+        var count = 0
+        while let request = try device.nextRequest(timeout: .zero) {
+            try respond(to: request)
+            count += 1
+        }
+        return count
+    }
+
+    private func readRequests() {
+        defer {
+            lifecycle.withLock {
+                reading = false
+                lifecycle.broadcast()
+            }
+        }
+        while !lifecycle.withLock({ ended }) {
+            do {
+                guard let request = try device.nextRequest(timeout: nil) else { continue }
+                try respond(to: request)
+            } catch {
+                // Unblocks finish(), which waits for this thread.
+                lifecycle.withLock {
+                    reading = false
+                    lifecycle.broadcast()
+                }
+                end(.device(error))
+                return
+            }
+        }
+    }
+
+    /// Ends on its own: once, with the handler told why.
+    private func end(_ ending: Ending) {
+        let first = lifecycle.withLock { () -> Bool in
+            defer { ended = true }
+            return !ended
+        }
+        guard first else { return }
+        logger.error("\(ending)")
+        finish()
+        endedHandler?(ending)
+    }
+
+    private func finish() {
+        device.interrupt()
+        lifecycle.withLock {
+            // The reading thread may be the caller (a failure it met): then it is already out.
+            while reading, Thread.current !== readerThread { lifecycle.wait() }
+        }
+        stopEverything()
+        device.close()
+    }
+
+    /// Every effect stopped and forgotten; actuators are left to the engine's idle timeouts.
+    private func stopEverything() {
+        engine.locked {
+            for slot in slots.values { silence(slot) }
+            slots = [:]
+        }
+    }
+
+    // MARK: Requests
+
+    /// Answers `request`: uploads and erases get their result back to the client.
+    func respond(to request: ForceFeedbackRequest) throws(ForceFeedbackError) {
+        switch request {
+        case .upload(let upload):
+            try device.complete(upload, result: store(upload.effect))
+        case .erase(let erase):
+            engine.locked {
+                counted.erases += 1
+                if let slot = slots.removeValue(forKey: erase.effectID) { silence(slot) }
+            }
+            try device.complete(erase, result: nil)
+        case .play(let id, let count):
+            engine.locked {
+                guard let slot = slots[id] else { return }
+                if count > 0 {
+                    counted.plays += 1
+                    play(slot, count: count)
+                } else {
+                    counted.stops += 1
+                    silence(slot)
+                }
+            }
+        case .gain(let gain):
+            engine.locked {
+                counted.gains += 1
+                setGain(gain)
+            }
+        case .autocenter:
+            break
+        }
+    }
+
+    /// Stores an uploaded effect, or says why not (the errno its uploader gets).
+    private func store(_ effect: ForceFeedbackEffect) -> Errno? {
+        engine.locked {
+            counted.uploads += 1
+            if let (errno, reason) = effect.refusal(slots: device.setup.capabilities.effectSlots) {
+                counted.refusedUploads += 1
+                refusal = "upload to slot \(effect.id): \(reason) (\(errno))"
+                logger.info("\(refusal ?? "")")
+                return errno
+            }
+            let slot = Slot(effect: effect)
+            do {
+                try prepare(slot)
+            } catch {
+                counted.refusedUploads += 1
+                refusal = "upload to slot \(effect.id): \(error)"
+                return .ioError
+            }
+            let replaced = slots[Int(effect.id)]
+            slots[Int(effect.id)] = slot
+            // ff-memless restarts a playing effect with its new parameters.
+            if let replaced, let play = replaced.play, replaced.isPlaying {
+                slot.play = (engine.clock.now, play.count)
+                start(slot, count: play.count, offset: 0, replacing: replaced.players)
+            } else if let replaced {
+                silence(replaced)
+            }
+            return nil
+        }
+    }
+
+    /// Plans the slot's effect at the current gain and compiles a player per actuator.
+    private func prepare(_ slot: Slot) throws {
+        let capabilities = engine.capabilities
+        var rates: [String: Double] = [:]
+        for name in layout.actuators {
+            if let capability = capabilities[name] { rates[name] = PatternCompiler(capabilities: capability, options: engine.compilerOptions).updateRate }
+        }
+        slot.plans = ForceFeedbackPlan.plans(for: slot.effect, layout: layout, gain: Double(gainValue) / 0xFFFF, capabilities: capabilities, updateRates: rates)
+        var players: [String: HapticAdvancedPatternPlayer] = [:]
+        for (name, plan) in slot.plans {
+            players[name] = try engine.makeAdvancedPlayer(with: plan.pattern, on: name)
+        }
+        slot.players = players
+    }
+
+    private func play(_ slot: Slot, count: Int32) {
+        slot.play = (engine.clock.now, count)
+        start(slot, count: count, offset: 0, replacing: slot.players)
+    }
+
+    /// Starts the slot's players now from `offset`, each in place of `replacing`'s player on its
+    /// actuator, for `count` repetitions.
+    private func start(_ slot: Slot, count: Int32, offset: Double, replacing: [String: HapticAdvancedPatternPlayer]) {
+        let now = engine.clock.now
+        for (name, player) in slot.players {
+            guard let plan = slot.plans[name] else { continue }
+            var stopAfter: Double?
+            if let loop = plan.loop {
+                player.loopEnabled = true
+                player.loopEnd = loop.upperBound
+                player.loopStartValue = loop.lowerBound
+            } else if let repetition = plan.repetition, count > 1, repetition > 0 {
+                let total = repetition * Double(count)
+                player.loopEnabled = true
+                player.loopEnd = repetition
+                if total < Self.longestRepeatedPlay { stopAfter = total - offset }
+            } else {
+                player.loopEnabled = false
+            }
+            do {
+                try engine.start(player, at: now, from: offset, replacing: replacing[name])
+                if let stopAfter { try player.stop(atTime: (now + .seconds(stopAfter)).seconds) }
+            } catch {
+                // The engine reports actuator failures itself (and stops); nothing reaches the client.
+                logger.warning("playing effect \(slot.effect.id) on \(name): \(error)")
+            }
+        }
+    }
+
+    /// Stops the slot's players at once, the actuators left to their idle timeouts.
+    private func silence(_ slot: Slot) {
+        slot.play = nil
+        for (name, player) in slot.players {
+            do {
+                try engine.end(player)
+            } catch {
+                logger.warning("stopping effect \(slot.effect.id) on \(name): \(error)")
+            }
+        }
+    }
+
+    /// Rescales every effect; playing ones continue from where they are at the new strength.
+    private func setGain(_ gain: UInt16) {
+        guard gain != gainValue else { return }
+        gainValue = gain
+        let now = engine.clock.now
+        for slot in slots.values {
+            let old = slot.players
+            let wasPlaying = slot.isPlaying
+            do {
+                try prepare(slot)
+            } catch {
+                logger.warning("rescaling effect \(slot.effect.id): \(error)")
+                continue
+            }
+            guard wasPlaying, let play = slot.play else { continue }
+            let (offset, remaining) = position(of: slot, startedAt: play.start, count: play.count, at: now)
+            slot.play = (now - .seconds(offset), remaining)
+            start(slot, count: remaining, offset: offset, replacing: old)
+        }
+    }
+
+    /// Where a slot's play started at `start` stands at `now`: the offset in its pattern and the
+    /// repetitions left, counting the current one.
+    private func position(of slot: Slot, startedAt start: MonotonicInstant, count: Int32, at now: MonotonicInstant) -> (Double, Int32) {
+        let elapsed = max(0, (now - start).secondsValue)
+        guard let plan = slot.plans.values.first else { return (elapsed, count) }
+        if let loop = plan.loop {
+            guard elapsed >= loop.lowerBound else { return (elapsed, count) }
+            let length = loop.upperBound - loop.lowerBound
+            return (loop.lowerBound + (elapsed - loop.lowerBound).truncatingRemainder(dividingBy: length), count)
+        }
+        guard let repetition = plan.repetition, repetition > 0 else { return (elapsed, count) }
+        let done = min(Double(count - 1), (elapsed / repetition).rounded(.down))
+        return (elapsed - done * repetition, count - Int32(done))
+    }
+}

@@ -1,0 +1,251 @@
+import ActuatorHAL
+import Foundation
+import HardwareMocks
+import SystemPackage
+import XCTest
+@testable import HapticRuntime
+
+final class ForceFeedbackProviderTests: XCTestCase {
+    /// Full-scale drive reads back within one RTP step.
+    private let step = 1.0 / 127
+
+    func testRumbleUploadedPlayedAndEndingAfterItsLength() throws {
+        let rig = try ForceFeedbackRig()
+        let id = try rig.client.upload(TestEffects.rumble(strong: 0x8000, weak: 0x4000, length: 300))
+        XCTAssertEqual(id, 0)
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.1)
+        // One actuator: the larger of the two magnitudes.
+        XCTAssertEqual(rig.drive(), 0.5, accuracy: step)
+        rig.run(for: 0.3)
+        XCTAssertEqual(rig.drive(), 0)
+        XCTAssertEqual(rig.provider.counts.plays, 1)
+    }
+
+    /// The sequence a memoryless client (SDL's rumble, feedbackd) makes: upload, play, replace
+    /// while playing, gain, stop, erase — and the drive follows without ever dropping to zero
+    /// while an effect should play.
+    func testMemlessClientSequence() throws {
+        let rig = try ForceFeedbackRig()
+        // SDL uploads its rumble with the longest length, 0xFFFF ms, and plays it once.
+        let id = try rig.client.upload(TestEffects.rumble(strong: 0xFFFF, weak: 0, length: 0xFFFF))
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 1, accuracy: step)
+        let writesBefore = rig.realtimeWrites().count
+
+        // A new rumble strength replaces the effect while it plays; SDL plays it again.
+        XCTAssertEqual(try rig.client.upload(TestEffects.rumble(strong: 0x4000, weak: 0x2000, length: 0xFFFF, id: id)), id)
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0.25, accuracy: step)
+        let replacement = rig.realtimeWrites().dropFirst(writesBefore)
+        XCTAssertFalse(replacement.isEmpty)
+        XCTAssertFalse(replacement.contains(0), "the drive went through zero on replacement: \(Array(replacement))")
+
+        // Gain to half: the playing effect continues at half strength.
+        try rig.client.setGain(0x8000)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0.125, accuracy: step)
+        XCTAssertEqual(rig.provider.gain, 0x8000)
+
+        // Stop, play again, erase while playing: the kernel stops it first, then erases.
+        try rig.client.play(effectID: id, count: 0)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0)
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0.125, accuracy: step)
+        try rig.client.erase(effectID: id)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0)
+        XCTAssertTrue(rig.provider.effects.isEmpty)
+        // A play of the erased slot never reaches the provider (the kernel drops it).
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0)
+        let counts = rig.provider.counts
+        XCTAssertEqual([counts.uploads, counts.plays, counts.stops, counts.erases, counts.gains], [2, 3, 2, 1, 1])
+    }
+
+    func testDualGripsSplitRumbleStrongLeftWeakRight() throws {
+        let rig = try ForceFeedbackRig(boardFile: "sim-dual-grips.yml")
+        let id = try rig.client.upload(TestEffects.rumble(strong: 0xFFFF, weak: 0x4000, length: 1000))
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.1)
+        XCTAssertEqual(rig.drive("left"), 1, accuracy: step)
+        XCTAssertEqual(rig.drive("right"), 0.25, accuracy: step)
+    }
+
+    func testDirectionPansConstantBetweenLeftAndRight() throws {
+        let rig = try ForceFeedbackRig(boardFile: "sim-dual-grips.yml")
+        let left = try rig.client.upload(TestEffects.constant(0x7FFF, length: 200, direction: 0x4000))
+        try rig.client.play(effectID: left, count: 1)
+        rig.run(for: 0.1)
+        XCTAssertEqual([rig.drive("left"), rig.drive("right")], [1, 0])
+        rig.run(for: 0.2)
+        let right = try rig.client.upload(TestEffects.constant(0x7FFF, length: 200, direction: 0xC000))
+        try rig.client.play(effectID: right, count: 1)
+        rig.run(for: 0.1)
+        XCTAssertEqual([rig.drive("left"), rig.drive("right")], [0, 1])
+        rig.run(for: 0.2)
+        let below = try rig.client.upload(TestEffects.constant(0x4000, length: 200, direction: 0))
+        try rig.client.play(effectID: below, count: 1)
+        rig.run(for: 0.1)
+        XCTAssertEqual(rig.drive("left"), 0.5, accuracy: step)
+        XCTAssertEqual(rig.drive("right"), 0.5, accuracy: step)
+    }
+
+    func testRepeatCountAndDelayPlayEachRepetition() throws {
+        let rig = try ForceFeedbackRig()
+        let id = try rig.client.upload(TestEffects.rumble(strong: 0xFFFF, weak: 0, length: 100, delay: 100))
+        try rig.client.play(effectID: id, count: 3)
+        var levels: [Int] = []
+        // Sampled in the middle of each 50 ms quarter of the 200 ms repetitions (100 ms delay, 100 ms on).
+        rig.run(for: 0.025)
+        for _ in 0..<14 {
+            levels.append(rig.drive() > 0.5 ? 1 : 0)
+            rig.run(for: 0.05)
+        }
+        XCTAssertEqual(levels, [0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0])
+    }
+
+    func testEndlessConstantWithAttackPlaysUntilStopped() throws {
+        let rig = try ForceFeedbackRig()
+        let envelope = ForceFeedbackEffect.Envelope(attackLength: 400, attackLevel: 0, fadeLength: 100, fadeLevel: 0)
+        let id = try rig.client.upload(TestEffects.constant(0x7FFF, length: 0, envelope: envelope))
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.2)
+        XCTAssertEqual(rig.drive(), 0.5, accuracy: 0.05, "half-way up the attack")
+        rig.run(for: 4.8)
+        XCTAssertEqual(rig.drive(), 1, accuracy: step, "an endless effect never fades")
+        try rig.client.play(effectID: id, count: 0)
+        rig.run(for: 0.01)
+        XCTAssertEqual(rig.drive(), 0)
+    }
+
+    func testBadUploadsGetTheKernelsErrnoAndTheDeviceKeepsWorking() throws {
+        let rig = try ForceFeedbackRig(slots: 2)
+        // Undeclared type: the kernel refuses it before hapticboard sees it.
+        let spring = ForceFeedbackEffect(kind: .other(.spring), length: 100)
+        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(spring) }, .invalidArgument)
+        // Envelope level out of the documented range: hapticboard refuses it.
+        let loud = TestEffects.constant(0x100, length: 100, envelope: .init(attackLength: 10, attackLevel: 0xFFFF))
+        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(loud) }, .invalidArgument)
+        XCTAssertEqual(rig.provider.counts.refusedUploads, 1)
+        XCTAssertNotNil(rig.provider.lastRefusal)
+        var triggered = TestEffects.rumble(strong: 1, weak: 1, length: 10)
+        triggered.triggerButton = 0x130
+        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(triggered) }, .invalidArgument)
+        // Custom waveform: uinput cannot carry samples.
+        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(TestEffects.periodic(.custom, period: 10)) }, .invalidArgument)
+        // Too many effects.
+        _ = try rig.client.upload(TestEffects.rumble(strong: 1, weak: 1, length: 10))
+        _ = try rig.client.upload(TestEffects.rumble(strong: 1, weak: 1, length: 10))
+        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(TestEffects.rumble(strong: 1, weak: 1, length: 10)) }, .noSpace)
+        // Replacing with another type, or another client's slot.
+        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(TestEffects.constant(1, id: 0)) }, .invalidArgument)
+        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.device.connect().upload(TestEffects.rumble(strong: 1, weak: 1, id: 0)) }, .permissionDenied)
+        // Still working: a play after all that drives.
+        try rig.client.erase(effectID: 1)
+        let id = try rig.client.upload(TestEffects.rumble(strong: 0xFFFF, weak: 0, length: 100))
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 1, accuracy: step)
+    }
+
+    func testClientClosingMidPlayStopsItsEffects() throws {
+        let rig = try ForceFeedbackRig()
+        let other = rig.device.connect()
+        let mine = try rig.client.upload(TestEffects.rumble(strong: 0x8000, weak: 0, length: 0))
+        let theirs = try other.upload(TestEffects.rumble(strong: 0x4000, weak: 0, length: 0))
+        try rig.client.play(effectID: mine, count: 1)
+        try other.play(effectID: theirs, count: 1)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0.75, accuracy: step, "two effects on one actuator add")
+        rig.client.close()
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0.25, accuracy: step)
+        other.close()
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0)
+        XCTAssertTrue(rig.provider.effects.isEmpty)
+        // Idle: standby after the board's standby timeout.
+        rig.run(for: 3)
+        XCTAssertEqual(rig.board.actuators[0].actuator.powerState, .standby)
+    }
+
+    func testDeviceGoingAwayEndsTheProviderWithEverythingStopped() throws {
+        let rig = try ForceFeedbackRig()
+        let id = try rig.client.upload(TestEffects.rumble(strong: 0xFFFF, weak: 0, length: 0))
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.05)
+        let ended = expectation(description: "ended")
+        rig.provider.endedHandler = { ending in
+            if case .device(.deviceGone) = ending { ended.fulfill() }
+        }
+        rig.device.serviceHook = nil
+        rig.provider.start()
+        rig.device.close()
+        wait(for: [ended], timeout: 10)
+        rig.run(for: 0.01)
+        XCTAssertEqual(rig.drive(), 0)
+        XCTAssertTrue(rig.provider.effects.isEmpty)
+        XCTAssertThrowsError(try rig.client.play(effectID: id, count: 1))
+    }
+
+    func testStopRemovesTheDeviceAndStopsEffects() throws {
+        let rig = try ForceFeedbackRig()
+        let id = try rig.client.upload(TestEffects.rumble(strong: 0xFFFF, weak: 0, length: 0))
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.05)
+        rig.provider.stop()
+        rig.run(for: 0.01)
+        XCTAssertEqual(rig.drive(), 0)
+        XCTAssertTrue(rig.device.isGone)
+        XCTAssertThrowsError(try rig.client.upload(TestEffects.rumble(strong: 1, weak: 1))) { error in
+            XCTAssertEqual(error as? ForceFeedbackError, .deviceGone(device: "/dev/input/sim-ff0"))
+        }
+    }
+
+    /// The provider's own thread answers as it does with uinput: the client's upload blocks until
+    /// the answer, and requests are handled in order (an upload after a play returns once the
+    /// play was handled).
+    func testTheProvidersThreadAnswersBlockingClients() throws {
+        let rig = try ForceFeedbackRig()
+        rig.device.serviceHook = nil
+        rig.provider.start()
+        defer { rig.provider.stop() }
+        let id = try rig.client.upload(TestEffects.rumble(strong: 0xFFFF, weak: 0, length: 0))
+        try rig.client.play(effectID: id, count: 1)
+        _ = try rig.client.upload(TestEffects.rumble(strong: 1, weak: 1, length: 10))
+        XCTAssertEqual(rig.provider.counts.plays, 1)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 1, accuracy: step)
+        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(TestEffects.constant(1, envelope: .init(fadeLevel: 0x9000))) }, .invalidArgument)
+    }
+
+    /// An actuator failing mid-effect stops the engine; the provider then ends and removes the
+    /// device, so clients learn it is gone instead of rumbling into nothing.
+    func testAnActuatorFaultEndsTheProviderAndRemovesTheDevice() throws {
+        let rig = try ForceFeedbackRig()
+        let ended = expectation(description: "ended")
+        rig.provider.endedHandler = { ending in
+            if case .engineStopped = ending { ended.fulfill() }
+        }
+        rig.device.serviceHook = nil
+        rig.provider.start()
+        let id = try rig.client.upload(TestEffects.ramp(length: 1000))
+        try rig.client.play(effectID: id, count: 1)
+        _ = try rig.client.upload(TestEffects.rumble(strong: 1, weak: 1, length: 10))
+        rig.run(for: 0.1)
+        let bus = try XCTUnwrap(rig.hardware.chips["main"]?.bus)
+        bus.injectError(.transfer(bus: bus.name, address: SimulatedBoard.chipAddress, errno: .ioError), onTransfer: 1, times: 1000)
+        rig.run(for: 0.2)
+        wait(for: [ended], timeout: 10)
+        XCTAssertTrue(rig.device.isGone)
+        XCTAssertThrowsError(try rig.client.play(effectID: id, count: 1))
+        XCTAssertFalse(rig.engine.isRunning)
+    }
+}
+

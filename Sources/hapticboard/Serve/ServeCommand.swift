@@ -82,6 +82,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Open no sound output: audio events are left out.")
     var noAudio = false
 
+    @Flag(name: .long, help: "Also be a Linux force-feedback device (uinput, as `hapticboard rumble`), identified as the board's force-feedback: section says, so games can drive the actuators.")
+    var forceFeedback = false
+
     func run() async throws {
         options.bootstrapLogging()
         var logger = options.logger("serve")
@@ -102,51 +105,68 @@ struct ServeCommand: AsyncParsableCommand {
             sound: sound, limits: limits
         )
         service.profile = startProfile
-        try service.start(timing: RealtimeThread())
-        logger.notice("board \(board.name) ready: every actuator in standby")
+        // From here on, whatever fails leaves every actuator stopped and in standby, and the board closed.
+        do {
+            try service.start(timing: RealtimeThread())
+            logger.notice("board \(board.name) ready: every actuator in standby")
 
-        let clients = ServeClients(service: service, overrideUIDs: Set(overrideUID), tokenHoldersMayOverride: false, logger: logger)
-        let api = ServeAPI(service: service, clients: clients, board: try BoardShowReport(board: board, calibrations: try state.store.load()), metrics: ServeMetrics(service: service))
-        let notifier = SystemdNotifier()
-        let announcement = "serving board \(board.name) on \(socketPath)\(tcp.map { " and \($0.host):\($0.port)" } ?? "")"
-        let log = logger
-        let readiness = Readiness(listeners: tcp == nil ? 1 : 2) {
-            notifier.ready(status: announcement)
-            log.notice("\(announcement)")
+            // Force feedback drives the service's engine directly: games' effects mix with the API's players.
+            let provider = forceFeedback ? try startForceFeedback(on: board, engine: service.engine, logger: logger) : nil
+            let clients = ServeClients(service: service, overrideUIDs: Set(overrideUID), tokenHoldersMayOverride: false, logger: logger)
+            let api = ServeAPI(service: service, clients: clients, board: try BoardShowReport(board: board, calibrations: try state.store.load()), metrics: ServeMetrics(service: service))
+            let notifier = SystemdNotifier()
+            let announcement = "serving board \(board.name) on \(socketPath)\(tcp.map { " and \($0.host):\($0.port)" } ?? "")"
+            let log = logger
+            let readiness = Readiness(listeners: tcp == nil ? 1 : 2) {
+                notifier.ready(status: announcement)
+                log.notice("\(announcement)")
+            }
+            let socketFile = try UnixSocketFile(path: socketPath, mode: socketMode)
+            var services: [any Service] = [
+                Application(
+                    router: api.router(token: nil), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: nil)),
+                    configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "hapticboard"),
+                    onServerRunning: { _ in
+                        socketFile.applyMode()
+                        readiness.listenerReady()
+                    },
+                    logger: logger
+                ),
+            ]
+            if let tcp {
+                services.append(Application(
+                    router: api.router(token: tcp.token), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: tcp.token)),
+                    configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: "hapticboard"),
+                    onServerRunning: { _ in readiness.listenerReady() },
+                    logger: logger
+                ))
+            }
+            if let interval = notifier.watchdogInterval { services.append(WatchdogPinger(notifier: notifier, interval: interval)) }
+            // Last, so it is the first to shut down: players stop and the actuators go to standby
+            // before the listeners drain.
+            services.append(HardwareOwner(service: service, forceFeedback: provider, notifier: notifier, logger: logger))
+            let reloader = Reloader(service: service, notifier: notifier, logger: logger) {
+                (try self.loadLibrary(sounds: sounds), try self.loadTheme())
+            }
+            defer {
+                reloader.cancel()
+                socketFile.remove()
+            }
+            let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
+        } catch {
+            service.shutDown()
+            throw error
         }
-        let socketFile = try UnixSocketFile(path: socketPath, mode: socketMode)
-        var services: [any Service] = [
-            Application(
-                router: api.router(token: nil), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: nil)),
-                configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "hapticboard"),
-                onServerRunning: { _ in
-                    socketFile.applyMode()
-                    readiness.listenerReady()
-                },
-                logger: logger
-            ),
-        ]
-        if let tcp {
-            services.append(Application(
-                router: api.router(token: tcp.token), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: tcp.token)),
-                configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: "hapticboard"),
-                onServerRunning: { _ in readiness.listenerReady() },
-                logger: logger
-            ))
-        }
-        if let interval = notifier.watchdogInterval { services.append(WatchdogPinger(notifier: notifier, interval: interval)) }
-        // Last, so it is the first to shut down: players stop and the actuators go to standby
-        // before the listeners drain.
-        services.append(HardwareOwner(service: service, notifier: notifier, logger: logger))
-        let reloader = Reloader(service: service, notifier: notifier, logger: logger) {
-            (try self.loadLibrary(sounds: sounds), try self.loadTheme())
-        }
-        defer {
-            reloader.cancel()
-            socketFile.remove()
-        }
-        let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+    }
+
+    private func startForceFeedback(on board: CommandBoard, engine: HapticEngine, logger: Logger) throws -> ForceFeedbackProvider {
+        let device = try board.opened.hardware.createForceFeedbackDevice(board.board.forceFeedbackSetup)
+        let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: board.board.forceFeedbackLayout)
+        provider.endedHandler = { ending in logger.error("force feedback ended: \(ending)") }
+        provider.start()
+        logger.notice("force feedback: \(device.clientPath ?? "a uinput device") '\(device.setup.name)'")
+        return provider
     }
 
     private var limits: HapticService.Limits {
@@ -245,6 +265,9 @@ final class Readiness: @unchecked Sendable {
 /// then stops every player and leaves every actuator in standby before the listeners drain.
 struct HardwareOwner: Service, CustomStringConvertible {
     let service: HapticService
+    /// The uinput force-feedback device, when serving one: removed first, so no game starts an
+    /// effect while the actuators stop.
+    let forceFeedback: ForceFeedbackProvider?
     let notifier: SystemdNotifier
     let logger: Logger
 
@@ -253,6 +276,7 @@ struct HardwareOwner: Service, CustomStringConvertible {
     func run() async throws {
         try? await gracefulShutdown()
         notifier.stopping()
+        forceFeedback?.stop()
         service.shutDown()
         logger.notice("every actuator stopped and in standby")
     }

@@ -23,6 +23,8 @@ public struct DriveTimeline: Sendable, Hashable {
     }
 
     public private(set) var changes: [Change] = []
+    /// When set, only the newest changes are kept (a long run's timeline stays bounded).
+    public var limit: Int?
 
     public init(changes: [Change] = []) {
         self.changes = changes
@@ -32,6 +34,7 @@ public struct DriveTimeline: Sendable, Hashable {
     public mutating func record(_ change: Change) {
         if let last = changes.last, last.amplitude == change.amplitude, last.frequency == change.frequency { return }
         changes.append(change)
+        if let limit, changes.count > 2 * limit { changes.removeFirst(changes.count - limit) }
     }
 
     /// The highest RMS voltage over any `window` between `start` and `end` (the output's `volts`,

@@ -22,6 +22,9 @@ public final class SimulatedI2CBus: I2CBus {
     public let speedHz: Int
     public let clock: VirtualClock
     public private(set) var log: [LoggedTransaction] = []
+    /// When set, the log keeps only the newest transactions, so a long benchmark or soak run on
+    /// the simulated board does not grow with every transfer.
+    public var logLimit: Int?
     /// Told of each transaction as it is logged, on the thread that made it: a program can see
     /// when its first write reached the simulated chip (`hapticboard bench`'s cold start).
     public var transactionObserver: ((LoggedTransaction) -> Void)?
@@ -46,6 +49,7 @@ public final class SimulatedI2CBus: I2CBus {
 
     private func record(_ entry: LoggedTransaction) {
         log.append(entry)
+        if let logLimit, log.count > 2 * logLimit { log.removeFirst(log.count - logLimit) }
         transactionObserver?(entry)
     }
 

@@ -113,6 +113,12 @@ public final class DRV2605Model: SimulatedI2CDevice {
         return timeline
     }
 
+    /// When set, `drive` keeps only the newest changes, so a long run does not grow with every one.
+    public var driveHistoryLimit: Int? {
+        get { timeline.limit }
+        set { timeline.limit = newValue }
+    }
+
     /// The register at `address` as of `clock.now`, for test inspection: bypasses EN, the
     /// startup delay and read side effects (clear-on-read flags stay set). Reserved addresses read 0.
     public func register(_ address: UInt8) -> UInt8 {

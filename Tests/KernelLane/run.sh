@@ -32,7 +32,7 @@ started=$SECONDS
 
 # 1. Packages. The headers must match the kernel that boots, so they come after the image.
 Scripts/install-deps.sh qemu-system-x86 linux-image-amd64 busybox-static cpio i2c-tools gpiod \
-    alsa-utils build-essential kmod xz-utils linux-source-6.1
+    alsa-utils curl build-essential kmod xz-utils linux-source-6.1
 kernel_version=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|.*/vmlinuz-||' | sort -V | tail -1)
 [ -n "$kernel_version" ] || fail "no kernel in /boot (linux-image-amd64 installs one)"
 Scripts/install-deps.sh "linux-headers-$kernel_version"
@@ -159,7 +159,7 @@ copy_with_libraries() { # copy_with_libraries DESTINATION BINARY [LD_LIBRARY_PAT
 }
 cp /bin/busybox "$root/bin/"
 for tool in i2cget i2cset i2cdump i2cdetect; do copy_with_libraries "$root/bin" "/usr/sbin/$tool"; done
-for tool in gpiodetect gpioinfo gpioget gpioset gpiomon arecord; do copy_with_libraries "$root/bin" "/usr/bin/$tool"; done
+for tool in gpiodetect gpioinfo gpioget gpioset gpiomon arecord curl; do copy_with_libraries "$root/bin" "/usr/bin/$tool"; done
 cp "$modules"/*.ko "$root/lib/modules/"
 cp -r /usr/share/alsa "$root/usr/share/"
 cp "$kernel_cache/unplug-at" "$kernel_cache/ff-client" "$kernel_cache/ff-recorder" "$root/lane/bin/"

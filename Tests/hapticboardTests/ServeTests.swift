@@ -222,7 +222,7 @@ final class ServeTests: XCTestCase {
         let service = HapticService(board: board.opened, scheduler: DeadlineScheduler(clock: hardware.virtualClock), library: ContentLibrary(folder: Self.folder))
         let api = ServeAPI(
             service: service, clients: ServeClients(service: service, overrideUIDs: [], tokenHoldersMayOverride: false, logger: Logger(label: "test")),
-            board: try BoardShowReport(board: board, calibrations: .init()), metrics: ServeMetrics(service: service)
+            board: try BoardShowReport(board: board.opened, calibrations: .init()), metrics: ServeMetrics(service: service)
         )
         let served = Set(api.router(token: nil).routes.map { route in
             "\(route.method) " + "\(route.path)".split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/").prepending("/")

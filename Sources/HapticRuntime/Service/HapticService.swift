@@ -277,6 +277,11 @@ public final class HapticService: @unchecked Sendable {
 
     // MARK: Internals
 
+    /// The engine players behind service player `id` (for tests).
+    func enginePlayers(of id: Int) -> [HapticAdvancedPatternPlayer] {
+        locked { entries[id]?.players ?? [] }
+    }
+
     private func takeToken(for client: ServiceClient) throws(ServiceError) {
         try locked { () throws(ServiceError) in
             let now = engine.clock.now

@@ -48,15 +48,16 @@ struct BoardShowReport: Encodable {
 
     /// The report of `board`, opened on simulated stand-ins (nothing is touched) for the budgets;
     /// `calibrations` are the results stored for it.
-    init(board: CommandBoard, calibrations: CalibrationStore.Contents) throws {
+    init(board opened: OpenedBoard, calibrations: CalibrationStore.Contents) throws {
+        let board = opened.board
         self.board = board.name
-        source = board.board.source
-        description = board.board.summary
-        let timeouts = board.board.idleTimeouts
+        source = board.source
+        description = board.summary
+        let timeouts = board.idleTimeouts
         standbyAfterMilliseconds = timeouts.standby.secondsValue * 1000
         offAfterMilliseconds = timeouts.sleep.secondsValue * 1000
-        actuators = try board.board.actuators.map { entry in
-            let opened = board.opened.actuator(named: entry.name)
+        actuators = try board.actuators.map { entry in
+            let opened = opened.actuator(named: entry.name)
             let budgets = PowerTransition.allCases.compactMap { transition in
                 opened.map { Budget(transition: transition.rawValue, microseconds: TransitionRecord.microseconds($0.actuator.budget(for: transition))) }
             }

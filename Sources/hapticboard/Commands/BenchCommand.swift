@@ -27,6 +27,11 @@ struct BenchCommand: ParsableCommand {
         resident memory. The machine is shared and noisy: compare within one run, as ratios. \
         Takes about 4 × count × period per condition plus ten seconds.
 
+        --service measures only the service: a trigger over its Unix socket (one kept-alive \
+        connection) and over WebSocket until the first bus write, beside the direct engine path; \
+        --service-triggers sustained triggers from 50 concurrent clients (rate, lost, errors, \
+        resident memory after the first 10,000 and at the end); its idle CPU. With --load N.
+
         --ff measures only force feedback: an EV_FF play written by a client of the simulated \
         kernel device until the first register write of the effect reaches a zero-cost bus \
         (the provider's thread reads it, the engine starts the effect's players, the timing \
@@ -60,6 +65,12 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "Measure EV_FF play to the first bus write through the force-feedback provider, beside the direct engine path.")
     var ff = false
 
+    @Flag(name: .long, help: "Measure the service: a trigger over its Unix socket and over WebSocket to the first bus write beside the direct engine path, sustained triggers from 50 clients, resident memory and idle CPU.")
+    var service = false
+
+    @Option(name: .long, help: "With --service, the sustained triggers in all (the memory figure compares the end with the first 10,000).")
+    var serviceTriggers = 1_000_000
+
     /// Plays per path in --ff.
     static let forceFeedbackSamples = 500
     /// The --ff goal for p99 through the device.
@@ -90,6 +101,14 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let clock = SystemMonotonicClock()
+        if service {
+            let bench = ServiceBench(clock: clock, realtime: !noRealtime, samples: min(count, 1_000), sustained: serviceTriggers)
+            let busy = BusyLoad(threads: load)
+            defer { busy.stop() }
+            let figures = try ServiceConnection.blocking { try await bench.run(progress: printError) }
+            if json { try printJSON(figures) } else { print(ServiceBench.text(figures)) }
+            return
+        }
         let scheduler = DeadlineScheduler(clock: clock, name: "hapticboard-bench")
         scheduler.startThread(setup: noRealtime ? nil : RealtimeThread())
         defer { scheduler.stopThread() }

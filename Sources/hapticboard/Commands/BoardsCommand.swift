@@ -38,7 +38,7 @@ struct BoardsCommand: ParsableCommand {
             options.bootstrapLogging()
             let opened = try CommandBoard.open(board ?? options.resolvedBoard, simulatingEveryDevice: true)
             defer { opened.close() }
-            let report = try BoardShowReport(board: opened, calibrations: try state.store.load())
+            let report = try BoardShowReport(board: opened.opened, calibrations: try state.store.load())
             if options.json { try printJSON(report) } else { print(report.text) }
         }
     }

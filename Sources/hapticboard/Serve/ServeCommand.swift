@@ -113,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Force feedback drives the service's engine directly: games' effects mix with the API's players.
             let provider = forceFeedback ? try startForceFeedback(on: board, engine: service.engine, logger: logger) : nil
             let clients = ServeClients(service: service, overrideUIDs: Set(overrideUID), tokenHoldersMayOverride: false, logger: logger)
-            let api = ServeAPI(service: service, clients: clients, board: try BoardShowReport(board: board, calibrations: try state.store.load()), metrics: ServeMetrics(service: service))
+            let api = ServeAPI(service: service, clients: clients, board: try BoardShowReport(board: board.opened, calibrations: try state.store.load()), metrics: ServeMetrics(service: service))
             let notifier = SystemdNotifier()
             let announcement = "serving board \(board.name) on \(socketPath)\(tcp.map { " and \($0.host):\($0.port)" } ?? "")"
             let log = logger

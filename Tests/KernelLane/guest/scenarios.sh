@@ -451,6 +451,50 @@ scenario_play_interrupted() {
     fi
 }
 
+# hapticboard serve on the i2c-stub board, triggered with curl over its Unix socket: start-up leaves
+# the chip in standby; a ROM effect requested with wait=true writes its sequence and GO and ends
+# "finished"; a long continuous pattern (outlive=true) drives RTP_INPUT; SIGTERM mid-pattern stops
+# it (last RTP_INPUT write 0x00, last MODE write 0x40, read back with i2cget) and exits 0.
+scenario_service() {
+    local build=$1 binary socket=/tmp/hb.sock tries=0 status started effect seq1 go rtp mode rtp_read mode_read
+    binary=$(hapticboard_of $build)
+    rm -f $socket
+    traced_start /tmp/serve.out /tmp/serve.err $binary serve --board $BOARD --socket $socket
+    until curl -s --max-time 2 --unix-socket $socket http://localhost/status > /tmp/serve.status 2> /dev/null; do
+        tries=$((tries + 1))
+        if [ $tries -gt 600 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
+            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
+            fail "serve ($build): never answered on $socket: $(first_line /tmp/serve.err)"
+            return
+        fi
+        sleep 0.05
+    done
+    started=$(grep -o '"powerState":"[a-z]*"' /tmp/serve.status)
+    effect=$(curl -s --max-time 30 --unix-socket $socket -X POST 'http://localhost/play/effect/47?wait=true')
+    seq1=$(cat $TRACING/trace | awk '/smbus_write: .* a=05a .* c=4 .*\[2f\]/ { n++ } END { print n + 0 }')
+    go=$(cat $TRACING/trace | awk '/smbus_write: .* a=05a .* c=c .*\[01\]/ { n++ } END { print n + 0 }')
+    curl -s --max-time 10 --unix-socket $socket -X POST --data-binary "$(printf 'continuous 20s:\n  intensity: loud\n')" 'http://localhost/play/notation?outlive=true' > /tmp/serve.long
+    tries=0
+    until cat $TRACING/trace | grep -q 'smbus_write: .* a=05a .* c=2 .*\[[1-7][0-9a-f]\]'; do
+        tries=$((tries + 1))
+        [ $tries -gt 200 ] && break
+        sleep 0.05
+    done
+    rtp=$(cat $TRACING/trace | awk '/smbus_write: .* a=05a .* c=2 / { n++ } END { print n + 0 }')
+    kill -TERM $TRACED_PID
+    traced_wait
+    status=$?
+    traced_finish
+    mode=$(last_write 1)
+    rtp_read=$(i2cget -y 0 0x5a 0x02); mode_read=$(i2cget -y 0 0x5a 0x01)
+    if [ "$started" = '"powerState":"standby"' ] && echo "$effect" | grep -q '"ended":"finished"' && [ "$seq1" -ge 1 ] && [ "$go" -ge 1 ] \
+        && [ "$rtp" -ge 2 ] && [ $status -eq 0 ] && [ "$(last_write 2)" = 00 ] && [ "$mode" = 40 ] && [ $((mode_read & 0x40)) -ne 0 ] && [ $((rtp_read)) -eq 0 ]; then
+        pass "serve ($build): started in standby; curl POST /play/effect/47?wait=true -> finished (WAV_FRM_SEQ1 <- 0x2f, GO <- 1); a continuous pattern drove RTP_INPUT ($rtp writes); SIGTERM -> exit 0, last RTP_INPUT write 0x00, last MODE write 0x40, i2cget MODE $mode_read RTP_INPUT $rtp_read"
+    else
+        fail "serve ($build): expected start in standby, the effect finished with its SEQ1 and GO writes, RTP writes, then on SIGTERM exit 0 with RTP_INPUT 0 and MODE standby; got start $started, effect answer $(echo "$effect" | cut -c 1-160), SEQ1 writes $seq1, GO writes $go, RTP writes $rtp, exit $status, last RTP $(last_write 2), last MODE $mode, i2cget MODE $mode_read RTP $rtp_read: $(first_line /tmp/serve.err)"
+    fi
+}
+
 # SIGKILL or SIGSEGV while play drives the chip: nothing of play runs to the end (SIGSEGV runs only
 # the crash handler's stop steps), so the crash guardian must stop the chip.
 #
@@ -861,6 +905,7 @@ lane_main() {
         scenario_killed_mid_play $build KILL 137 "SIGKILL mid-ROM-effect" "$GO_SET" $PLAY_TIMING --effect 47 --loop
         scenario_killed_mid_play $build SEGV 139 "SIGSEGV mid-RTP" "$RTP_DRIVING" $PLAY_TIMING /lane/long-buzz.ahap
         scenario_chip_leaves_bus $build
+        scenario_service $build
         scenario_force_feedback_device $build
         scenario_evdev_actuator $build
         scenario_evdev_unplugged $build

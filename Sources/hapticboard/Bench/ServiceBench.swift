@@ -1,0 +1,323 @@
+import ActuatorHAL
+import ActuatorHALLinux
+import Foundation
+import HapticRuntime
+import HardwareMocks
+import Hummingbird
+import HummingbirdWSClient
+import Logging
+import ServiceLifecycle
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bench --service`: the service in this process on the sim board's chip behind a zero-cost bus,
+/// its API on a Unix socket and a loopback TCP listener, measured the way clients use it:
+/// (a) a trigger over the socket (one kept-alive connection) → the first bus write of it, beside
+/// the direct engine path (`player.start`) in the same run; (b) a WebSocket trigger → first write;
+/// (c) sustained triggers from 50 concurrent clients: rate, lost, errors, and the resident memory
+/// after the first 10,000 triggers and at the end; (d) the service's CPU while idle.
+struct ServiceBench {
+    /// The trigger: UIKit's rigid impact (a ROM effect on the sim chip).
+    static let route = "/feedback/impact/rigid"
+    static let settle = Duration.milliseconds(20)
+    static let patience = Duration.seconds(2)
+    static let clients = 50
+    static let token = "hapticboard-bench-token-0123456789"
+
+    let clock: SystemMonotonicClock
+    let realtime: Bool
+    let samples: Int
+    /// Sustained triggers in all (the issue's figure is after 1,000,000).
+    let sustained: Int
+
+    struct Figures: Encodable {
+        var socketTrigger: BenchReport.OverheadRow
+        var webSocketTrigger: BenchReport.OverheadRow
+        var directStart: BenchReport.OverheadRow
+        var sustainedTriggers: Int
+        var sustainedSeconds: Double
+        var triggersPerSecond: Double
+        var lost: Int
+        var errors: Int
+        var residentAfterFirst10kMebibytes: Double
+        var residentAtEndMebibytes: Double
+        var idleCPUPercent: Double
+    }
+
+    func run(progress: (String) -> Void) async throws -> Figures {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hb-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let socket = folder.appendingPathComponent("hb.sock").path
+        let hardware = ZeroCostBoardHardware(wall: clock)
+        let board = try Board.sim.open(on: hardware)
+        var limits = HapticService.Limits()
+        limits.playersPerActuator = 100_000
+        limits.triggersPerSecond = 1_000_000
+        limits.triggerBurst = 1_000_000
+        let service = HapticService(board: board, scheduler: DeadlineScheduler(clock: clock, name: "hapticboard-bench-service"), library: ContentLibrary(folder: folder), limits: limits)
+        try service.start(timing: realtime ? RealtimeThread() : nil)
+        defer { service.shutDown() }
+        var logger = Logger(label: "hapticboard.bench.service")
+        // The listeners' own shutdown chatter is not a figure.
+        logger.logLevel = .critical
+        let api = ServeAPI(
+            service: service, clients: ServeClients(service: service, overrideUIDs: [], tokenHoldersMayOverride: false, logger: logger),
+            board: try BoardShowReport(board: board, calibrations: .init()), metrics: ServeMetrics(service: service)
+        )
+        let port = 30_000 + Int(getpid() % 20_000)
+        let group = ServiceGroup(configuration: .init(services: [
+            Application(router: api.router(token: nil), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: nil)),
+                        configuration: .init(address: .unixDomainSocket(path: socket)), logger: logger),
+            Application(router: api.router(token: Self.token), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: Self.token)),
+                        configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger),
+        ].map { .init(service: $0) }, logger: logger))
+        let serving = Task { try await group.run() }
+        defer { serving.cancel() }
+        while !ServiceConnection.isServing(at: socket) { try await Task.sleep(for: .milliseconds(10)) }
+        guard let bus = hardware.zeroCostBus else { throw CommandLineError.noActuators(board: "sim") }
+
+        progress("bench: (a) trigger over the Unix socket → first bus write, \(samples) triggers…")
+        let connection = try RawHTTPConnection(socketPath: socket)
+        _ = try connection.post(Self.route)   // wakes and prepares the chip; not measured
+        try clock.sleep(for: Self.settle)
+        var socketTrigger = LatenessHistogram()
+        for _ in 0..<samples {
+            bus.arm()
+            let requested = clock.now
+            try connection.send(post: Self.route)
+            if let wrote = bus.waitForWrite(patience: Self.patience) { socketTrigger.record(wrote - requested) }
+            _ = try connection.readResponse()
+            try clock.sleep(for: Self.settle)
+        }
+
+        progress("bench: the direct engine path, \(samples) starts…")
+        let pattern = HapticPattern(notes: [.hapticFeedback(.impact(.rigid))])
+        var direct = LatenessHistogram()
+        for _ in 0..<samples {
+            bus.arm()
+            let requested = clock.now
+            try service.engine.makePlayer(with: pattern).start(atTime: 0)
+            if let wrote = bus.waitForWrite(patience: Self.patience) { direct.record(wrote - requested) }
+            try clock.sleep(for: Self.settle)
+        }
+
+        progress("bench: (b) WebSocket trigger → first bus write, \(samples) triggers…")
+        let webSocket = try await webSocketTriggers(port: port, bus: bus)
+
+        progress("bench: (c) \(sustained) triggers from \(Self.clients) clients…")
+        let load = try sustainedLoad(socket: socket)
+        try clock.sleep(for: .milliseconds(300))
+
+        progress("bench: (d) idle CPU over 2 s…")
+        let cpuBefore = ProcessCPUTime.now
+        try clock.sleep(for: .seconds(2))
+        let idle = (ProcessCPUTime.now - cpuBefore).secondsValue / 2 * 100
+
+        await group.triggerGracefulShutdown()
+        return Figures(
+            socketTrigger: Self.row("trigger over the Unix socket → first bus write", socketTrigger),
+            webSocketTrigger: Self.row("WebSocket trigger → first bus write", webSocket),
+            directStart: Self.row("player.start(atTime: 0) → first bus write (direct engine path)", direct),
+            sustainedTriggers: load.sent, sustainedSeconds: load.seconds, triggersPerSecond: Double(load.sent) / load.seconds,
+            lost: load.lost, errors: load.errors,
+            residentAfterFirst10kMebibytes: load.residentAfter10k, residentAtEndMebibytes: ServiceBench.residentMebibytes(),
+            idleCPUPercent: idle
+        )
+    }
+
+    private func webSocketTriggers(port: Int, bus: ZeroCostBus) async throws -> LatenessHistogram {
+        let histogram = HistogramBox()
+        let clock = self.clock
+        let samples = self.samples
+        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/ws?token=\(Self.token)", logger: Logger(label: "bench")) { inbound, outbound, _ in
+            var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+            for index in 0...samples {
+                bus.arm()
+                let requested = clock.now
+                try await outbound.write(.text(#"{"op": "play", "feedback": "impact", "style": "rigid"}"#))
+                let wrote = bus.waitForWrite(patience: Self.patience)
+                _ = try await replies.next()
+                // The first trigger is not measured (as over the socket).
+                if index > 0, let wrote { histogram.record(wrote - requested) }
+                try await Task.sleep(for: Self.settle)
+            }
+            try await outbound.close(.normalClosure, reason: nil)
+        }
+        return histogram.value
+    }
+
+    /// Sustained triggers from `clients` threads, each on its own kept-alive connection.
+    private func sustainedLoad(socket: String) throws -> (sent: Int, seconds: Double, lost: Int, errors: Int, residentAfter10k: Double) {
+        let perClient = max(1, sustained / Self.clients)
+        let tally = LoadTally()
+        let start = clock.now
+        let done = DispatchGroup()
+        for _ in 0..<Self.clients {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                guard let connection = try? RawHTTPConnection(socketPath: socket) else { tally.add(lost: perClient); return }
+                for _ in 0..<perClient {
+                    do {
+                        let status = try connection.post(Self.route)
+                        tally.add(status: status)
+                    } catch {
+                        tally.add(lost: 1)
+                    }
+                }
+            }.start()
+        }
+        done.wait()
+        let (accepted, errors, lost, resident) = tally.result
+        return (accepted + errors + lost, (clock.now - start).secondsValue, lost, errors, resident)
+    }
+
+    private static func row(_ method: String, _ histogram: LatenessHistogram) -> BenchReport.OverheadRow {
+        BenchReport.OverheadRow(method: method, samples: histogram.count, p50Microseconds: BenchReport.microseconds(histogram.percentile(50)),
+                                p99Microseconds: BenchReport.microseconds(histogram.percentile(99)), maxMicroseconds: BenchReport.microseconds(histogram.maximum))
+    }
+
+    /// The process's resident memory now (VmRSS), in MiB.
+    static func residentMebibytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes / 1024
+    }
+
+    static func text(_ figures: Figures) -> String {
+        var lines = ["service (sim DRV2605L on a zero-cost bus, in this process):"]
+        for row in [figures.socketTrigger, figures.webSocketTrigger, figures.directStart] {
+            lines.append(String(format: "  %@ p50 %7.1f µs   p99 %7.1f µs   max %8.1f µs   (%d)", row.method.padding(toLength: 66, withPad: " ", startingAt: 0), row.p50Microseconds, row.p99Microseconds, row.maxMicroseconds, row.samples))
+        }
+        lines.append(String(format: "  sustained: %d triggers from %d clients in %.1f s = %.0f triggers/s; lost %d, errors %d", figures.sustainedTriggers, clients, figures.sustainedSeconds, figures.triggersPerSecond, figures.lost, figures.errors))
+        lines.append(String(format: "  resident memory: %.1f MiB after the first 10,000 triggers, %.1f MiB at the end (%+.1f %%)", figures.residentAfterFirst10kMebibytes, figures.residentAtEndMebibytes, (figures.residentAtEndMebibytes / max(figures.residentAfterFirst10kMebibytes, 0.001) - 1) * 100))
+        lines.append(String(format: "  idle CPU: %.3f %% of a core", figures.idleCPUPercent))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The sim board's devices with every chip behind a `ZeroCostBus` on the wall clock: what the
+/// driver does is measured, not the wire.
+final class ZeroCostBoardHardware: BoardHardware {
+    let simulated = SimulatedBoardHardware()
+    private let wall: SystemMonotonicClock
+    /// The bus of the (last) chip opened.
+    private(set) var zeroCostBus: ZeroCostBus?
+
+    init(wall: SystemMonotonicClock) {
+        self.wall = wall
+    }
+
+    var clock: any MonotonicClock { wall }
+    var soundDecoder: any SoundDecoder { simulated.soundDecoder }
+
+    func drv2605(at placement: ChipPlacement) throws -> DRV2605 {
+        _ = try simulated.drv2605(at: placement)
+        guard let board = simulated.chips[placement.actuator] else { throw CommandLineError.noActuators(board: "sim") }
+        // The simulation's logs stay bounded: the memory figure is the service's, not the mock's.
+        board.bus.logLimit = 1_024
+        board.chip.driveHistoryLimit = 1_024
+        // The chip model keeps datasheet times on its virtual clock, paced to the wall clock.
+        let bus = ZeroCostBus(device: board.bus, clock: wall, deviceClock: PacedClock(pacing: board.clock, by: wall))
+        zeroCostBus = bus
+        return DRV2605(bus: bus, address: placement.address, enableLine: board.enableLine, clock: wall)
+    }
+
+    func openPCM(device: String, format: PCMFormat, for owner: String) throws(PCMError) -> any PCMSink {
+        throw .open(device: device, errno: .noSuchFileOrDirectory)
+    }
+
+    func protect(_ chips: [(driver: DRV2605, realtimeInput: DRV2605RealtimeInput)]) throws {}
+    func standDown() {}
+}
+
+/// One kept-alive HTTP/1.1 connection on a Unix socket, for a benchmark's fixed requests: the
+/// request is a constant, the answer read up to its Content-Length.
+final class RawHTTPConnection {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(socketPath: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in socketPath.utf8.enumerated() where index < bytes.count - 1 { bytes[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard descriptor >= 0, connected == 0 else { throw CommandLineError.content("cannot connect to \(socketPath)") }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `POST path` and returns the answer's status.
+    func post(_ path: String) throws -> Int {
+        try send(post: path)
+        return try readResponse()
+    }
+
+    func send(post path: String) throws {
+        let request = Array("POST \(path) HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n".utf8)
+        let written = request.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == request.count else { throw CommandLineError.content("write to the service failed") }
+    }
+
+    /// Reads one answer; its status.
+    func readResponse() throws -> Int {
+        while true {
+            if let end = headerEnd() {
+                let header = String(decoding: buffer[..<end], as: UTF8.self)
+                let length = header.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                if buffer.count >= end + 4 + length {
+                    buffer.removeFirst(end + 4 + length)
+                    return Int(header.split(separator: " ")[1]) ?? 0
+                }
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw CommandLineError.content("the service closed the connection") }
+            buffer += chunk[..<count]
+        }
+    }
+
+    private func headerEnd() -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        for index in 0...(buffer.count - 4) where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+}
+
+/// Counts from the load threads, with the resident memory once 10,000 answers came.
+private final class LoadTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var accepted = 0
+    private var errors = 0
+    private var lost = 0
+    private var residentAfter10k = 0.0
+
+    func add(status: Int) {
+        lock.withLock {
+            if (200..<300).contains(status) { accepted += 1 } else { errors += 1 }
+            if accepted + errors == 10_000 { residentAfter10k = ServiceBench.residentMebibytes() }
+        }
+    }
+
+    func add(lost count: Int) { lock.withLock { lost += count } }
+
+    var result: (Int, Int, Int, Double) { lock.withLock { (accepted, errors, lost, residentAfter10k) } }
+}
+
+private final class HistogramBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var histogram = LatenessHistogram()
+    func record(_ duration: Duration) { lock.withLock { histogram.record(duration) } }
+    var value: LatenessHistogram { lock.withLock { histogram } }
+}

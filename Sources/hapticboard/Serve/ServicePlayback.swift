@@ -1,3 +1,4 @@
+import ActuatorHALLinux
 import Foundation
 import HapticRuntime
 
@@ -31,6 +32,10 @@ struct ServicePlayback {
         guard !loop, rate == 1 else {
             throw CommandLineError.content("--loop and --rate play only with the board opened directly: add --no-service (the service at \(connection.socketPath) owns it now, so stop it first)")
         }
+        // Ctrl-C or SIGTERM: this process ends with 128 + the signal, and with it the connection,
+        // so the service stops the player it was playing for it (as `play` stops its own).
+        let termination = TerminationGuard.install(stop: {})
+        defer { termination.uninstall() }
         var reports: [PlaybackReport] = []
         for item in content.items {
             let (path, body) = Self.request(for: item, effect: effect, noAudio: noAudio)

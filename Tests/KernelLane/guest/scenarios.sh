@@ -471,8 +471,9 @@ scenario_service() {
     done
     started=$(grep -o '"powerState":"[a-z]*"' /tmp/serve.status)
     effect=$(curl -s --max-time 30 --unix-socket $socket -X POST 'http://localhost/play/effect/47?wait=true')
-    seq1=$(cat $TRACING/trace | awk '/smbus_write: .* a=05a .* c=4 .*\[2f\]/ { n++ } END { print n + 0 }')
-    go=$(cat $TRACING/trace | awk '/smbus_write: .* a=05a .* c=c .*\[01\]/ { n++ } END { print n + 0 }')
+    cat $TRACING/trace > /tmp/serve.trace
+    seq1=$(trace_events /tmp/serve.trace | awk '$1 == "w" && $2 == "4" && $3 == "2f" { n++ } END { print n + 0 }')
+    go=$(trace_events /tmp/serve.trace | awk '$1 == "w" && $2 == "c" && $3 == "01" { n++ } END { print n + 0 }')
     curl -s --max-time 10 --unix-socket $socket -X POST --data-binary "$(printf 'continuous 20s:\n  intensity: loud\n')" 'http://localhost/play/notation?outlive=true' > /tmp/serve.long
     tries=0
     until cat $TRACING/trace | grep -q 'smbus_write: .* a=05a .* c=2 .*\[[1-7][0-9a-f]\]'; do

@@ -493,6 +493,7 @@ scenario_service() {
         pass "serve ($build): started in standby; curl POST /play/effect/47?wait=true -> finished (WAV_FRM_SEQ1 <- 0x2f, GO <- 1); a continuous pattern drove RTP_INPUT ($rtp writes); SIGTERM -> exit 0, last RTP_INPUT write 0x00, last MODE write 0x40, i2cget MODE $mode_read RTP_INPUT $rtp_read"
     else
         fail "serve ($build): expected start in standby, the effect finished with its SEQ1 and GO writes, RTP writes, then on SIGTERM exit 0 with RTP_INPUT 0 and MODE standby; got start $started, effect answer $(echo "$effect" | cut -c 1-160), SEQ1 writes $seq1, GO writes $go, RTP writes $rtp, exit $status, last RTP $(last_write 2), last MODE $mode, i2cget MODE $mode_read RTP $rtp_read: $(first_line /tmp/serve.err)"
+        echo "serve ($build): the trace up to the effect's answer:"; trace_events /tmp/serve.trace | head -n 60 | tr '\n' ';'; echo
     fi
 }
 

@@ -82,6 +82,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Open no sound output: audio events are left out.")
     var noAudio = false
 
+    @Option(name: .long, help: ArgumentHelp("How late a transient may be before it is dropped rather than played late, in milliseconds; raise it on slow or emulated machines.", valueName: "ms"))
+    var lateTolerance: Double = 3
+
     @Flag(name: .long, help: "Also be a Linux force-feedback device (uinput, as `hapticboard rumble`), identified as the board's force-feedback: section says, so games can drive the actuators.")
     var forceFeedback = false
 
@@ -89,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.bootstrapLogging()
         var logger = options.logger("serve")
         if !options.verbose { logger.logLevel = .notice }
+        guard lateTolerance.isFinite, lateTolerance >= 0 else { throw CommandLineError.invalidLateTolerance(lateTolerance) }
         guard let startProfile = FeedbackProfile(rawValue: profile) else { throw CommandLineError.content("--profile '\(profile)': expected full, quiet or silent") }
         let socketPath = socket ?? ProcessInfo.processInfo.environment[Self.socketEnvironmentVariable] ?? Self.defaultSocket
         let tcp = try listen.map { try TCPListener(parsing: $0, allowRemote: allowRemote, tokenFile: tokenFile) }
@@ -101,7 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
         let clock: any MonotonicClock = board.simulatedClock.map { PacedClock(pacing: $0, by: SystemMonotonicClock()) } ?? board.opened.clock
         let sound = noAudio ? nil : try board.opened.openSoundOutput(soundsIn: contentLibrary.folder, clock: clock)
         let service = HapticService(
-            board: board.opened, scheduler: DeadlineScheduler(clock: clock), library: contentLibrary, theme: feedbackTheme,
+            board: board.opened, scheduler: DeadlineScheduler(clock: clock, latePolicy: LatePolicy(transientTolerance: .microseconds(Int64((lateTolerance * 1000).rounded())))), library: contentLibrary, theme: feedbackTheme,
             sound: sound, limits: limits
         )
         service.profile = startProfile

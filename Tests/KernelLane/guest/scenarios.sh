@@ -459,7 +459,7 @@ scenario_service() {
     local build=$1 binary socket=/tmp/hb.sock tries=0 status started effect seq1 go rtp mode rtp_read mode_read
     binary=$(hapticboard_of $build)
     rm -f $socket
-    traced_start /tmp/serve.out /tmp/serve.err $binary serve --board $BOARD --socket $socket
+    traced_start /tmp/serve.out /tmp/serve.err $binary serve $PLAY_TIMING --board $BOARD --socket $socket
     until curl -s --max-time 2 --unix-socket $socket http://localhost/status > /tmp/serve.status 2> /dev/null; do
         tries=$((tries + 1))
         if [ $tries -gt 600 ] || ! kill -0 $TRACED_PID 2> /dev/null; then

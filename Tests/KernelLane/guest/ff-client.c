@@ -185,9 +185,13 @@ int main(int argc, char **argv) {
 		memset(&effect, 0, sizeof(effect));
 		effect.type = FF_PERIODIC;
 		effect.u.periodic.waveform = waves[i].waveform;
-		effect.u.periodic.period = 200;
+		/* A period long enough that each wave stays above the check's level for tens of
+		 * milliseconds (a saw-up for about a quarter of a period): the emulated guest stalls the
+		 * timing thread that long at times, and a stream resyncs to its newest value, so a crest
+		 * only a few milliseconds wide (as with a 200 ms period) could be skipped. */
+		effect.u.periodic.period = 300;
 		effect.u.periodic.magnitude = 0x7fff;
-		effect.replay.length = 400;
+		effect.replay.length = 600;
 		char what[64], phase[64];
 		snprintf(what, sizeof(what), "FF_PERIODIC %s", waves[i].name);
 		snprintf(phase, sizeof(phase), "periodic-%s", waves[i].name);

@@ -774,7 +774,7 @@ scenario_force_feedback_device() {
         [ "$(phase_value periodic-$wave 3)" -ge 96 ] 2> /dev/null && [ "$(phase_value periodic-$wave 6)" = 1 ] && [ "$(phase_value periodic-$wave 5)" = 0 ] || waves_ok=0
     done
     if [ $waves_ok = 1 ]; then
-        pass "force feedback ($build): each FF_PERIODIC waveform (200 ms period) swung RTP_INPUT from near full drive down to near 0 within the effect and ended at 0:$waves"
+        pass "force feedback ($build): each FF_PERIODIC waveform (300 ms period) swung RTP_INPUT from near full drive down to near 0 within the effect and ended at 0:$waves"
     else
         fail "force feedback ($build): expected each periodic waveform to reach >= 96, fall back to <= 16 and end at 0; got$waves ($(grep periodic /tmp/ff.phases | tr '\n' ';'))"
     fi

@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
 
             Examples:
               hapticboard serve --socket /tmp/hb.sock --library Examples/ahap
-              curl --unix-socket /tmp/hb.sock -X POST 'http://localhost/feedback/impact/rigid'
+              curl --unix-socket /tmp/hb.sock -X POST 'http://localhost/feedback/impact/rigid?wait=true'
               curl --unix-socket /tmp/hb.sock -X POST --data 'loud sharp' 'http://localhost/play/notation?wait=true'
             """
     )

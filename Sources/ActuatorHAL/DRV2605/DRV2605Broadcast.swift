@@ -76,16 +76,16 @@ public final class DRV2605Broadcast: ActuatorSynchronizer {
 
     public func play(effects: [SequencerStep], on names: [String]) throws {
         let sequence = try DRV2605Sequence.validated(effects)
-        let chosen = try chips(named: names)
-        try stoppingAllOnFailure(chosen) {
+        let chosen = try members.named(names, startedWith: "their switch's broadcast group")
+        try chosen.stoppingAllOnFailure {
             for chip in chosen { try chip.load(sequence) }
             try broadcast(.go, DRV2605Field.goBit.encode(1), to: chosen)
         }
     }
 
     public func setAmplitude(_ amplitude: Double, on names: [String]) throws {
-        let chosen = try chips(named: names)
-        try stoppingAllOnFailure(chosen) {
+        let chosen = try members.named(names, startedWith: "their switch's broadcast group")
+        try chosen.stoppingAllOnFailure {
             let bytes = try chosen.map { try $0.preparedRealtimeByte(for: amplitude) }
             if let byte = bytes.first, bytes.allSatisfy({ $0 == byte }) {
                 try broadcast(.realtimeInput, byte, to: chosen)
@@ -103,32 +103,11 @@ public final class DRV2605Broadcast: ActuatorSynchronizer {
         return (select + write * min(effects + 1, 8)) * count + select + write
     }
 
-    /// The members named, in `names` order.
-    private func chips(named names: [String]) throws(ActuatorError) -> [DRV2605Actuator] {
-        var chosen: [DRV2605Actuator] = []
-        for name in names {
-            guard let chip = members.first(where: { $0.name == name }) else {
-                throw .unsupported(actuator: name, operation: "starting together with \(actuatorNames.joined(separator: ", ")) (not behind their switch)")
-            }
-            chosen.append(chip)
-        }
-        return chosen
-    }
-
     /// One write to 0x58 with every chip's channel connected.
     private func broadcast(_ register: DRV2605Register, _ value: UInt8, to chips: [DRV2605Actuator]) throws(I2CError) {
         let mask = chips.reduce(UInt8(0)) { $0 | (selectMasks[$1.name] ?? 0) }
         try mux.withChannelsSelected(mask: mask) { parent throws(I2CError) in
             try parent.write(address: Self.address, [register.rawValue, value])
-        }
-    }
-
-    private func stoppingAllOnFailure(_ chips: [DRV2605Actuator], _ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch {
-            for chip in chips { chip.stopAfterFailure() }
-            throw error
         }
     }
 }

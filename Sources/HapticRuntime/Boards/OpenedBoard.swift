@@ -78,10 +78,15 @@ public final class OpenedBoard {
     /// An engine driving `actuators` (by default every one of the board) with the board's idle
     /// timeouts, scheduling on `scheduler` (by default a new one on the board's clock). Content
     /// due on several chips behind one switch at one instant starts on all of them with one
-    /// broadcast write where the chips answer the broadcast address.
+    /// broadcast write where the chips answer the broadcast address; on other chips, with their
+    /// start writes back to back (`DRV2605BackToBackStart`).
     public func makeEngine(for actuators: [BoardActuator]? = nil, scheduler: DeadlineScheduler? = nil) -> HapticEngine {
         let driven = actuators ?? self.actuators
         let scheduler = scheduler ?? DeadlineScheduler(clock: clock)
+        let chips = driven.compactMap(\.drv2605)
+        let broadcasts = DRV2605Broadcast.groups(of: chips)
+        var synchronizers: [any ActuatorSynchronizer] = broadcasts
+        if let backToBack = DRV2605BackToBackStart.group(of: chips, besides: broadcasts) { synchronizers.append(backToBack) }
         return HapticEngine(
             actuators: driven.map { $0.engineActuator(idleTimeouts: board.idleTimeouts) },
             clock: scheduler.clock,
@@ -89,7 +94,7 @@ public final class OpenedBoard {
             // One set of options for every actuator: PCM drive renders at the (first) PCM
             // actuator's stream rate.
             compilerOptions: driven.first { $0.pcm != nil }?.compilerOptions ?? CompilerOptions(),
-            synchronizers: DRV2605Broadcast.groups(of: driven.compactMap(\.drv2605))
+            synchronizers: synchronizers
         )
     }
 

@@ -87,6 +87,19 @@ if [ ! -f "$modules/.complete" ]; then
     done
     touch "$modules/.complete"
 fi
+# A second SMBus stub, i2c-stub-b (/dev/i2c-1), for the two-chip scenario: the same source under
+# another module name, so each adapter holds its own DRV2605L at 0x5A, as two buses of a controller
+# do. Built apart from the modules above so a cache made before it was needed gains it.
+if [ ! -f "$modules/i2c-stub-b.ko" ]; then
+    say "building i2c-stub-b (a second SMBus stub adapter) for $kernel_version"
+    build="$kernel_cache/module-build-b"
+    rm -rf "$build"; mkdir -p "$build"
+    tar -xOf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/drivers/i2c/i2c-stub.c > "$build/i2c-stub-b.c"
+    echo 'obj-m := i2c-stub-b.o' > "$build/Makefile"
+    make -s -C "/lib/modules/$kernel_version/build" M="$build" modules 2>&1 | grep -v 'Skipping BTF' >&2 || true
+    [ -f "$build/i2c-stub-b.ko" ] || fail "the out-of-tree build produced no i2c-stub-b.ko"
+    cp "$build/i2c-stub-b.ko" "$modules/"
+fi
 # Input devices (evdev, uinput) for force feedback; copied apart from the build above so a cache made
 # before they were needed gains them.
 for module in kernel/drivers/input/evdev.ko kernel/drivers/input/misc/uinput.ko; do
@@ -178,7 +191,8 @@ echo "$builds" > "$root/lane/builds"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard"
 strip "$root"/lane/bin/hapticboard* 2>/dev/null || true
 cp "$repository/Boards/kernel-lane.yml" "$repository/Boards/kernel-lane-audio.yml" \
-    "$repository/Examples/ahap/continuous-envelopes.ahap" "$root/lane/"
+    "$repository/Examples/ahap/continuous-envelopes.ahap" "$repository/Examples/ahap/transients.ahap" "$root/lane/"
+cp "$lane/guest/kernel-lane-dual.yml" "$root/lane/"
 cp "$lane/guest/long-buzz.ahap" "$lane/guest/kernel-lane-ff.yml" "$root/lane/"
 cp "$lane/guest/sound-and-drive.ahap" "$root/lane/audio/"
 cp "$lane/guest/emphasis-clip.haptic" "$lane/guest/exported-without-sound.ahap" "$root/lane/"

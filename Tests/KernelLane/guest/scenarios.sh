@@ -8,6 +8,8 @@
 # transfer of the process under test.
 
 BOARD=/lane/kernel-lane.yml
+# Two DRV2605Ls, one on /dev/i2c-0 (EN: HAPTIC_EN) and one on /dev/i2c-1 (EN: HAPTIC_EN_B).
+DUAL_BOARD=/lane/kernel-lane-dual.yml
 # Sound on channel 1 and a 160 Hz LRA driven as audio on channel 2 of one Loopback stream
 # (dshare halves defined in /etc/asound.conf); captured whole from hw:Loopback,1,0.
 AUDIO_BOARD=/lane/kernel-lane-audio.yml
@@ -46,6 +48,8 @@ lane_setup() {
         insmod /lib/modules/$module.ko || { fail "setup: insmod $module.ko"; return 1; }
     done
     insmod /lib/modules/i2c-stub.ko chip_addr=0x5a || { fail "setup: insmod i2c-stub.ko chip_addr=0x5a"; return 1; }
+    # The second adapter (/dev/i2c-1) for the two-chip board.
+    insmod /lib/modules/i2c-stub-b.ko chip_addr=0x5a || { fail "setup: insmod i2c-stub-b.ko chip_addr=0x5a"; return 1; }
     mount -t configfs none /sys/kernel/config
     mount -t tracefs none $TRACING
 
@@ -54,11 +58,12 @@ lane_setup() {
     echo 8 > $config/bank0/num_lines
     echo lane-sim > $config/bank0/label
     echo HAPTIC_EN > $config/bank0/line0/name
-    echo SPARE > $config/bank0/line1/name
+    echo HAPTIC_EN_B > $config/bank0/line1/name
     echo 1 > $config/live || { fail "setup: gpio-sim bank did not go live"; return 1; }
     GPIO_CHIP=$(cat $config/bank0/chip_name)
     EN_VALUE=/sys/devices/platform/$(cat $config/dev_name)/$GPIO_CHIP/sim_gpio0/value
     EN_PULL=${EN_VALUE%/value}/pull
+    EN_B_VALUE=${EN_VALUE%/sim_gpio0/value}/sim_gpio1/value
     EN_GPIO=
     for class in /sys/class/gpio/gpiochip*; do
         [ "$(cat $class/label)" = lane-sim ] && EN_GPIO=$(cat $class/base)
@@ -497,6 +502,58 @@ scenario_service() {
     fi
 }
 
+# Two chips on two buses (kernel-lane-dual.yml) playing transients.ahap on both: content due on
+# both at one deadline starts with their start writes back to back (each chip is set up first), so
+# between the k-th onset on /dev/i2c-0 and the k-th on /dev/i2c-1 the trace holds no other
+# transfer: they differ by one bus write, whatever the guest's speed. An onset is GO <- 1 or an
+# RTP_INPUT write that leaves silence. Both chips end stopped and in standby, both EN lines low.
+scenario_two_chips() {
+    local build=$1 binary status chip_b tries=0 verdict mode_a mode_b en_a en_b
+    binary=$(hapticboard_of $build)
+    hapticboard-chip --bus /dev/i2c-1 --address 0x5a --enable-value $EN_B_VALUE --poll-us 4000 --verbose 2> /tmp/chip-b.log &
+    chip_b=$!
+    until grep -q ': ready' /tmp/chip-b.log; do
+        tries=$((tries + 1))
+        [ $tries -le 200 ] && kill -0 $chip_b 2> /dev/null || { fail "two chips ($build): the second hapticboard-chip did not start: $(first_line /tmp/chip-b.log)"; return; }
+        sleep 0.1
+    done
+    traced /tmp/dual.out /tmp/dual.err $binary play $PLAY_TIMING /lane/transients.ahap --board $DUAL_BOARD --quiet
+    status=$?
+    kill $chip_b; wait $chip_b 2> /dev/null
+    mode_a=$(i2cget -y 0 0x5a 0x01); mode_b=$(i2cget -y 1 0x5a 0x01)
+    en_a=$(cat $EN_VALUE); en_b=$(cat $EN_B_VALUE)
+    # "PAIRS MOST_BETWEEN MAX_SPREAD_US ONSETS_0 ONSETS_1"
+    verdict=$(awk '
+        / smbus_(write|read): / {
+            n++
+            if ($0 !~ / smbus_write: .* a=05a /) next
+            match($0, /smbus_write: i2c-[0-9]+/); adapter = substr($0, RSTART + 17, RLENGTH - 17)
+            match($0, / c=[0-9a-f]+/); register = substr($0, RSTART + 3, RLENGTH - 3)
+            match($0, / l=[0-9]+ \[[0-9a-f]+\]/); value = substr($0, RSTART, RLENGTH); sub(/^ l=[0-9]+ \[/, "", value); sub(/\]$/, "", value)
+            for (i = 1; i <= NF; i++) if ($(i + 1) ~ /^smbus_write:$/) { time = $i; sub(/:$/, "", time) }
+            onset = (register == "c" && value == "01") || (register == "2" && value != "00" && silent[adapter] != "no")
+            if (register == "2") silent[adapter] = (value == "00") ? "yes" : "no"
+            if (onset) { k = ++count[adapter]; at[adapter, k] = n; when[adapter, k] = time }
+        }
+        END {
+            pairs = (count[0] < count[1]) ? count[0] : count[1]; most = 0; spread = 0
+            for (k = 1; k <= pairs; k++) {
+                between = at[1, k] - at[0, k]; if (between < 0) between = -between; between--
+                if (between > most) most = between
+                gap = (when[1, k] - when[0, k]) * 1000000; if (gap < 0) gap = -gap
+                if (gap > spread) spread = gap
+            }
+            printf "%d %d %.0f %d %d", pairs, most, spread, count[0] + 0, count[1] + 0 }' /tmp/trace)
+    set -- $verdict
+    if [ $status -eq 0 ] && [ "$4" -ge 5 ] && [ "$4" = "$5" ] && [ "$2" = 0 ] \
+        && [ $((mode_a & 0x40)) -ne 0 ] && [ $((mode_b & 0x40)) -ne 0 ] && [ "$en_a" = 0 ] && [ "$en_b" = 0 ]; then
+        pass "two chips ($build): $1 onsets on each of /dev/i2c-0 and /dev/i2c-1, each pair adjacent transfers (no transfer between), at most $3 µs apart under emulation; MODE $mode_a and $mode_b (standby), EN low on both; exit 0"
+    else
+        fail "two chips ($build): expected exit 0, at least 5 onsets on each bus in pairs with no transfer between, standby and EN low on both; got exit $status, onsets $4 and $5, at most $2 transfer(s) between a pair, MODE $mode_a and $mode_b, EN $en_a and $en_b: $(first_line /tmp/dual.err)"
+        grep ' smbus_write: ' /tmp/trace | head -n 12
+    fi
+}
+
 # SIGKILL or SIGSEGV while play drives the chip: nothing of play runs to the end (SIGSEGV runs only
 # the crash handler's stop steps), so the crash guardian must stop the chip.
 #
@@ -907,6 +964,7 @@ lane_main() {
         scenario_killed_mid_play $build KILL 137 "SIGKILL mid-ROM-effect" "$GO_SET" $PLAY_TIMING --effect 47 --loop
         scenario_killed_mid_play $build SEGV 139 "SIGSEGV mid-RTP" "$RTP_DRIVING" $PLAY_TIMING /lane/long-buzz.ahap
         scenario_chip_leaves_bus $build
+        scenario_two_chips $build
         scenario_service $build
         scenario_force_feedback_device $build
         scenario_evdev_actuator $build

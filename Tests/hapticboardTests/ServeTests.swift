@@ -36,7 +36,7 @@ final class ServeTests: XCTestCase {
         server = process
         serverOutput = errorOutput
         // Start-up: the listeners are up once the socket accepts a connection.
-        for _ in 0..<600 where !ServiceConnection.isServing(at: socketPath) { Thread.sleep(forTimeInterval: 0.05) }
+        _ = waitUntil { ServiceConnection.isServing(at: socketPath) || !process.isRunning }
     }
 
     override class func tearDown() {
@@ -47,8 +47,11 @@ final class ServeTests: XCTestCase {
     }
 
     override func setUpWithError() throws {
-        guard Self.server?.isRunning == true, ServiceConnection.isServing(at: Self.socketPath) else {
-            throw XCTSkip("hapticboard serve did not start (is the command built?)")
+        guard let server = Self.server else { throw XCTSkip("hapticboard serve could not be run (is the command built?)") }
+        guard server.isRunning, ServiceConnection.isServing(at: Self.socketPath) else {
+            let output = Self.serverOutput.map { String(decoding: $0.fileHandleForReading.availableData, as: UTF8.self) } ?? ""
+            XCTFail("hapticboard serve did not start serving: \(output)")
+            throw XCTSkip("no service to test")
         }
     }
 
@@ -127,16 +130,17 @@ final class ServeTests: XCTestCase {
     }
 
     func testFeedbackStopsWhenItsConnectionClosesUnlessItOutlivesIt() throws {
+        let events = try eventStream()
         // One request per connection: the player's client is gone as soon as the answer is read.
         let started = try request(.post, "/play/notation", body: "continuous 5s:\n  intensity: loud\n")
         XCTAssertEqual(started.status, 201)
         let id = try XCTUnwrap((try json(started)["player"] as? [String: Any])?["id"] as? Int)
-        var remaining = try request(.get, "/players").decoded([ServicePlayerInfo].self)
-        for _ in 0..<200 where remaining.contains(where: { $0.id == id }) {
-            Thread.sleep(forTimeInterval: 0.05)
-            remaining = try request(.get, "/players").decoded([ServicePlayerInfo].self)
+        let ended = {
+            events.all.lazy.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .first { $0["event"] as? String == "player-ended" && $0["id"] as? Int == id }
         }
-        XCTAssertFalse(remaining.contains { $0.id == id }, "the player outlived its client")
+        XCTAssertTrue(waitUntil { ended() != nil }, "\(events.all)")
+        XCTAssertEqual(ended()?["reason"] as? String, "client-left", "the player outlived its client")
         XCTAssertEqual(try request(.delete, "/players").status, 200)
     }
 
@@ -150,22 +154,29 @@ final class ServeTests: XCTestCase {
     }
 
     func testTheEventStreamShowsPlayersStartAndEnd() throws {
+        let lines = try eventStream()
+        XCTAssertEqual(try request(.post, "/play/notation?wait=true", body: "loud sharp\n").status, 200)
+        XCTAssertTrue(waitUntil { lines.all.contains { $0.contains("player-ended") } }, "\(lines.all)")
+        XCTAssertTrue(lines.all.contains { $0.contains(#""event":"player-started""#) }, "\(lines.all)")
+        XCTAssertTrue(lines.all.contains { $0.contains(#""reason":"finished""#) }, "\(lines.all)")
+    }
+
+    /// The service's event stream read on a thread of its own, once its first line has arrived
+    /// (from then on no event is missed).
+    private func eventStream() throws -> LineBox {
         let connection = self.connection
         let lines = LineBox()
         let reader = Thread {
             try? ServiceConnection.blocking {
                 try await connection.events { line in
                     lines.append(line)
-                    return !line.contains("player-ended")
+                    return true
                 }
             }
         }
         reader.start()
-        for _ in 0..<200 where lines.all.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
-        XCTAssertEqual(try request(.post, "/play/notation?wait=true", body: "loud sharp\n").status, 200)
-        for _ in 0..<200 where !lines.all.contains(where: { $0.contains("player-ended") }) { Thread.sleep(forTimeInterval: 0.02) }
-        XCTAssertTrue(lines.all.contains { $0.contains(#""event":"player-started""#) }, "\(lines.all)")
-        XCTAssertTrue(lines.all.contains { $0.contains(#""reason":"finished""#) }, "\(lines.all)")
+        XCTAssertTrue(waitUntil { !lines.all.isEmpty }, "the stream's first line")
+        return lines
     }
 
     func testTheTCPListenerNeedsTheTokenAndServesWebSocketTriggers() throws {
@@ -204,7 +215,7 @@ final class ServeTests: XCTestCase {
         let socket = Self.folder.appendingPathComponent("term.sock").path
         let (process, output, errorOutput) = try BuiltCommand().process(["serve", "--socket", socket])
         try process.run()
-        for _ in 0..<600 where !ServiceConnection.isServing(at: socket) { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertTrue(waitUntil { ServiceConnection.isServing(at: socket) || !process.isRunning })
         let connection = ServiceConnection(socketPath: socket)
         let started = try ServiceConnection.blocking { try await connection.request("POST", "/play/notation?outlive=true", body: "continuous 10s:\n  intensity: loud\n") }
         XCTAssertEqual(started.status, 201)
@@ -232,6 +243,17 @@ final class ServeTests: XCTestCase {
         let described = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
         XCTAssertEqual(served, described)
     }
+}
+
+/// Polls `condition` until it holds; false only when it never did within `hangGuard` seconds, a
+/// bound against a hang, not a timing requirement: a slow or loaded machine only waits longer.
+func waitUntil(hangGuard: TimeInterval = 300, _ condition: () throws -> Bool) rethrows -> Bool {
+    let giveUp = Date(timeIntervalSinceNow: hangGuard)
+    while try !condition() {
+        guard Date() < giveUp else { return false }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    return true
 }
 
 /// The HTTP methods the tests use.

@@ -22,6 +22,11 @@ public final class LinuxBoardHardware: BoardHardware {
 
     public init() {}
 
+    /// A libgpiod input line with kernel timestamps, bias, active level and (libgpiod 2) debounce.
+    public func openInput(_ line: GPIOLineSpecifier, settings: InputLineSettings, for owner: String) throws(GPIOError) -> any ConfiguredDigitalInput {
+        try LinuxGPIOInput(line, settings: settings)
+    }
+
     public func drv2605(at placement: ChipPlacement) throws -> DRV2605 {
         let parent = try bus(placement.bus)
         var chipBus: any I2CBus = parent

@@ -79,6 +79,32 @@ int hb_gpio_libgpiod_api_major(void);
  */
 int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int offset, int is_output,
                     int initial_value, hb_gpio_line **line, hb_gpio_stage *stage);
+/* An input line's bias (pull resistor); AS_IS leaves whatever the firmware or devicetree set. */
+typedef enum hb_gpio_bias {
+    HB_GPIO_BIAS_AS_IS = 0,
+    HB_GPIO_BIAS_DISABLED = 1,
+    HB_GPIO_BIAS_PULL_UP = 2,
+    HB_GPIO_BIAS_PULL_DOWN = 3,
+} hb_gpio_bias;
+
+/* How an input line is requested: bias, whether low is the active level, and a debounce period. */
+typedef struct hb_gpio_input_settings {
+    hb_gpio_bias bias;
+    /* Non-zero: low is active, so values and edges are reported inverted (rising = became active). */
+    int active_low;
+    /* Asked for the kernel's debounce (uAPI v2 `debounce_period_us`); 0 for none. */
+    unsigned int debounce_us;
+} hb_gpio_input_settings;
+
+/*
+ * Requests one input line with both-edge events and `settings`. *debounce_us is the debounce period
+ * the kernel applies: the period asked for with libgpiod 2 (the kernel debounces in hardware where
+ * the line supports it and in its edge interrupt otherwise), 0 with libgpiod 1.6 (uAPI v1 has no
+ * debounce), so the caller debounces in software.
+ */
+int hb_gpio_request_input(const char *chip_path, const char *line_name, unsigned int offset,
+                          const hb_gpio_input_settings *settings, hb_gpio_line **line, hb_gpio_stage *stage,
+                          unsigned int *debounce_us);
 int hb_gpio_set_value(hb_gpio_line *line, int value);
 int hb_gpio_get_value(hb_gpio_line *line, int *value);
 /*

@@ -111,10 +111,50 @@ static int open_retrying(const char *path, int flags) {
 int hb_uinput_create(const char *uinput_path, const char *name, uint16_t bustype, uint16_t vendor, uint16_t product,
                      uint16_t version, uint64_t ff_bits, uint32_t effects_max, int *fd, int *wake_fd,
                      const char **failed_step) {
+    return hb_uinput_create_with_inputs(uinput_path, name, bustype, vendor, product, version, ff_bits, effects_max,
+                                        NULL, 0, NULL, 0, fd, wake_fd, failed_step);
+}
+
+int hb_uinput_emit(int fd, uint16_t type, uint16_t code, int32_t value) {
+    struct input_event events[2];
+    memset(events, 0, sizeof(events));
+    events[0].type = type;
+    events[0].code = code;
+    events[0].value = value;
+    events[1].type = EV_SYN;
+    events[1].code = SYN_REPORT;
+    ssize_t written;
+    do {
+        written = write(fd, events, sizeof(events));
+    } while (written < 0 && errno == EINTR);
+    if (written < 0) return errno;
+    return (size_t)written == sizeof(events) ? 0 : EIO;
+}
+
+int hb_uinput_create_with_inputs(const char *uinput_path, const char *name, uint16_t bustype, uint16_t vendor,
+                                 uint16_t product, uint16_t version, uint64_t ff_bits, uint32_t effects_max,
+                                 const uint16_t *keys, size_t key_count, const uint16_t *axes, size_t axis_count,
+                                 int *fd, int *wake_fd, const char **failed_step) {
     *failed_step = "open";
     int device = open_retrying(uinput_path ? uinput_path : "/dev/uinput", O_RDWR | O_NONBLOCK | O_CLOEXEC);
     if (device < 0) return errno;
     int error = 0;
+    if (key_count > 0) {
+        *failed_step = "UI_SET_EVBIT EV_KEY";
+        if (ioctl(device, UI_SET_EVBIT, EV_KEY) < 0) goto failed;
+        for (size_t index = 0; index < key_count; index++) {
+            *failed_step = "UI_SET_KEYBIT";
+            if (ioctl(device, UI_SET_KEYBIT, keys[index]) < 0) goto failed;
+        }
+    }
+    if (axis_count > 0) {
+        *failed_step = "UI_SET_EVBIT EV_REL";
+        if (ioctl(device, UI_SET_EVBIT, EV_REL) < 0) goto failed;
+        for (size_t index = 0; index < axis_count; index++) {
+            *failed_step = "UI_SET_RELBIT";
+            if (ioctl(device, UI_SET_RELBIT, axes[index]) < 0) goto failed;
+        }
+    }
     *failed_step = "UI_SET_EVBIT EV_FF";
     if (ioctl(device, UI_SET_EVBIT, EV_FF) < 0) goto failed;
     for (int bit = 0; bit < 64; bit++) {

@@ -421,6 +421,16 @@ typedef struct hb_input_event {
 int hb_uinput_create(const char *uinput_path, const char *name, uint16_t bustype, uint16_t vendor, uint16_t product,
                      uint16_t version, uint64_t ff_bits, uint32_t effects_max, int *fd, int *wake_fd,
                      const char **failed_step);
+/*
+ * The same with the device also reporting EV_KEY for `keys` and EV_REL for `axes` (buttons and
+ * encoders of the board, sent with hb_uinput_emit): a gamepad with rumble, a knob with detents.
+ */
+int hb_uinput_create_with_inputs(const char *uinput_path, const char *name, uint16_t bustype, uint16_t vendor,
+                                 uint16_t product, uint16_t version, uint64_t ff_bits, uint32_t effects_max,
+                                 const uint16_t *keys, size_t key_count, const uint16_t *axes, size_t axis_count,
+                                 int *fd, int *wake_fd, const char **failed_step);
+/* Writes one event (`type`, `code`, `value`) and an EV_SYN SYN_REPORT to a created device. */
+int hb_uinput_emit(int fd, uint16_t type, uint16_t code, int32_t value);
 /* The client node of a created device (/dev/input/eventN), from UI_GET_SYSNAME and sysfs. */
 int hb_uinput_event_node(int fd, char *path, size_t size);
 /* Waits up to `timeout_ns` (< 0: forever) for an event or a wake; *ready is 1 when events wait. */

@@ -19,6 +19,8 @@ public final class SimulatedBoardHardware: BoardHardware {
     /// Every GPIO input requested (`openInput`), by the line as the board file names it
     /// (`GPIO17`, `gpiochip0:17`): tests inject edges into these.
     public private(set) var inputLines: [String: SimulatedInputLine] = [:]
+    /// Every input device opened for its keys (`openKeySource`), by path.
+    public private(set) var keySources: [String: QueuedKeySource] = [:]
     /// The wire level each simulated input line starts at, by line (default: low).
     public var initialInputLevels: [String: LineLevel] = [:]
     /// Whether simulated lines debounce in the kernel (uAPI v2) or leave it to the reader (v1).
@@ -118,6 +120,13 @@ public final class SimulatedBoardHardware: BoardHardware {
         )
         inputLines[key] = simulated
         return simulated
+    }
+
+    /// A simulated keypad at `path`; tests inject its keys.
+    public func openKeySource(path: String) throws(KeySourceError) -> any KeyEventSource {
+        let source = QueuedKeySource(path: path)
+        keySources[path] = source
+        return source
     }
 
     public func protect(_ chips: [(driver: DRV2605, realtimeInput: DRV2605RealtimeInput)]) throws {}

@@ -27,6 +27,11 @@ public final class LinuxBoardHardware: BoardHardware {
         try LinuxGPIOInput(line, settings: settings)
     }
 
+    /// The keys of input device `path` (evdev), with kernel timestamps on CLOCK_MONOTONIC.
+    public func openKeySource(path: String) throws(KeySourceError) -> any KeyEventSource {
+        try EvdevKeySource(path: path)
+    }
+
     public func drv2605(at placement: ChipPlacement) throws -> DRV2605 {
         let parent = try bus(placement.bus)
         var chipBus: any I2CBus = parent

@@ -1,3 +1,5 @@
+/* ppoll, for nanosecond waits on input devices. */
+#define _GNU_SOURCE
 #include "cdrivers.h"
 
 #include <dirent.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 _Static_assert(HB_FF_BITS_BASE == FF_RUMBLE, "FF_RUMBLE moved");
@@ -363,4 +366,48 @@ int hb_evdev_write_ff(int fd, uint16_t code, int32_t value) {
 
 void hb_evdev_close(int fd) {
     close(fd);
+}
+
+int hb_evdev_open_keys(const char *path, int *fd) {
+    int device = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (device < 0) return errno;
+    /* Key times on the clock the runtime schedules on, so edge → bus latency is one subtraction. */
+    int clock = CLOCK_MONOTONIC;
+    if (ioctl(device, EVIOCSCLOCKID, &clock) < 0) {
+        int error = errno;
+        close(device);
+        return error;
+    }
+    *fd = device;
+    return 0;
+}
+
+int hb_evdev_wait_key(int fd, int64_t timeout_ns, uint16_t *code, int32_t *value, int64_t *time_ns, int *got) {
+    *got = 0;
+    int waited = 0;
+    for (;;) {
+        struct input_event event;
+        ssize_t length = read(fd, &event, sizeof(event));
+        if (length == (ssize_t)sizeof(event)) {
+            if (event.type != EV_KEY || event.value == 2) continue;
+            *code = event.code;
+            *value = event.value;
+            *time_ns = (int64_t)event.input_event_sec * 1000000000 + (int64_t)event.input_event_usec * 1000;
+            *got = 1;
+            return 0;
+        }
+        if (length < 0 && errno == EINTR) continue;
+        if (length < 0 && errno != EAGAIN) return errno;
+        if (length >= 0 && length != (ssize_t)sizeof(event)) return EIO;
+        if (waited) return 0;
+        struct pollfd ready = {.fd = fd, .events = POLLIN};
+        struct timespec timeout = {.tv_sec = timeout_ns > 0 ? timeout_ns / 1000000000 : 0,
+                                   .tv_nsec = timeout_ns > 0 ? timeout_ns % 1000000000 : 0};
+        int result = ppoll(&ready, 1, &timeout, NULL);
+        if (result < 0 && errno == EINTR) continue;
+        if (result < 0) return errno;
+        if (result == 0) return 0;
+        if (ready.revents & (POLLERR | POLLHUP | POLLNVAL)) return ENODEV;
+        waited = 1;
+    }
 }

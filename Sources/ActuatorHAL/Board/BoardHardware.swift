@@ -36,6 +36,9 @@ public protocol BoardHardware: AnyObject {
 
     /// Requests GPIO `line` as an input with both-edge events and `settings`, for input `owner`.
     func openInput(_ line: GPIOLineSpecifier, settings: InputLineSettings, for owner: String) throws(GPIOError) -> any ConfiguredDigitalInput
+
+    /// Opens input device `path` to read its keys as buttons (`inputs: evdev:`).
+    func openKeySource(path: String) throws(KeySourceError) -> any KeyEventSource
 }
 
 extension BoardHardware {
@@ -54,5 +57,10 @@ extension BoardHardware {
     /// Default for hardware without GPIO inputs: the line is not there.
     public func openInput(_ line: GPIOLineSpecifier, settings: InputLineSettings, for owner: String) throws(GPIOError) -> any ConfiguredDigitalInput {
         throw .lineNotFound("\(line) (for input \(owner): \(type(of: self)) has no GPIO inputs)")
+    }
+
+    /// Default for hardware without input devices: the device is not there.
+    public func openKeySource(path: String) throws(KeySourceError) -> any KeyEventSource {
+        throw .open(path: path, errno: .noSuchFileOrDirectory)
     }
 }

@@ -460,6 +460,13 @@ int hb_evdev_erase(int fd, int effect_id);
 /* Writes one EV_FF event: code = effect id (value = repeat count, 0 stops) or FF_GAIN. */
 int hb_evdev_write_ff(int fd, uint16_t code, int32_t value);
 void hb_evdev_close(int fd);
+/* Opens an input device read-only for its keys, with event times on CLOCK_MONOTONIC (EVIOCSCLOCKID). */
+int hb_evdev_open_keys(const char *path, int *fd);
+/*
+ * Waits up to `timeout_ns` for an EV_KEY press (value 1) or release (0); other events and
+ * auto-repeat (2) are skipped. *got is 0 when none came in time. ENODEV once the device is gone.
+ */
+int hb_evdev_wait_key(int fd, int64_t timeout_ns, uint16_t *code, int32_t *value, int64_t *time_ns, int *got);
 
 #ifdef __cplusplus
 }

@@ -15,13 +15,16 @@ public final class BoardInputs: @unchecked Sendable {
     public let decoder: InputDecoder
     public let bindings: InputBindings?
     public let readers: [InputLineReader]
+    /// The reader of `inputs: evdev:`, when the board has one.
+    public let keyReader: InputKeyReader?
 
     /// Requests every line of `configuration` on `hardware`; with `device` (the board's
     /// force-feedback device, created with `Board.forceFeedbackSetup`), presses of buttons with a
     /// `key` are also reported there as EV_KEY and steps of encoders with an `axis` as EV_REL.
     /// - Throws: `GPIOError` for the first line that cannot be had (missing, busy, permission),
-    ///   with every line requested before it released.
-    public init(_ configuration: BoardInputConfiguration, hardware: any BoardHardware, service: HapticService?, device: (any ForceFeedbackDevice)? = nil) throws(GPIOError) {
+    ///   with every line requested before it released; `KeySourceError` for an evdev device that
+    ///   cannot be opened.
+    public init(_ configuration: BoardInputConfiguration, hardware: any BoardHardware, service: HapticService?, device: (any ForceFeedbackDevice)? = nil) throws {
         self.configuration = configuration
         var opened: [(any ConfiguredDigitalInput, InputDecoder.LineRole)] = []
         for button in configuration.buttons {
@@ -47,20 +50,26 @@ public final class BoardInputs: @unchecked Sendable {
         self.bindings = bindings
         let decoder = decoder
         readers = opened.map { InputLineReader(line: $0.0, role: $0.1, clock: hardware.clock, decoder: decoder, bindings: bindings) }
+        keyReader = try configuration.evdev.map { evdev in
+            InputKeyReader(source: try hardware.openKeySource(path: evdev.device), keys: evdev.keys, bindings: bindings)
+        }
         if let device {
             let output = InputDeviceOutput(configuration: configuration, device: device, decoder: decoder)
             for reader in readers { reader.eventHandler = { output.report($0) } }
+            keyReader?.eventHandler = { output.report($0) }
         }
     }
 
     /// Starts every reader's thread.
     public func start() {
         for reader in readers { reader.start() }
+        keyReader?.start()
     }
 
     /// Stops the readers, then every held binding.
     public func stop() {
         for reader in readers { reader.stop() }
+        keyReader?.stop()
         bindings?.stopAll()
     }
 }

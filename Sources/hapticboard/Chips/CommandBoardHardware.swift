@@ -64,6 +64,12 @@ final class CommandBoardHardware: BoardHardware {
         return QueuedInputLine(name: line.description, settings: settings)
     }
 
+    /// A real input device, or for `sim` (and on a simulated board) an idle one nobody presses.
+    func openKeySource(path: String) throws(KeySourceError) -> any KeyEventSource {
+        if usesRealDevices && path != Board.simName { return try linux.openKeySource(path: path) }
+        return QueuedKeySource(path: path)
+    }
+
     /// Only real chips need protecting (a crash handler and a guardian process), and only the
     /// Linux side can.
     func protect(_ chips: [(driver: DRV2605, realtimeInput: DRV2605RealtimeInput)]) throws {

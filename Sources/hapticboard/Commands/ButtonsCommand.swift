@@ -77,11 +77,13 @@ struct ButtonsCommand: ParsableCommand {
             reader.edgeHandler = { role, edge in printer.edge(line: line, role: role, edge) }
             reader.failureHandler = { role, error in printer.say("hapticboard buttons: input \(role.input) stopped: \(error)") }
         }
+        inputs.keyReader?.failureHandler = { error in printer.say("hapticboard buttons: keys stopped: \(error)") }
         inputs.decoder.warningHandler = { printer.say("hapticboard buttons: warning: \($0)") }
         inputs.bindings?.reportHandler = { printer.report($0) }
         inputs.start()
         defer { inputs.stop() }
         let lines = inputs.readers.map { "\($0.role.input)=\($0.line.name)\($0.line.kernelDebounce > .zero ? " (kernel debounce)" : "")" }
+            + (inputs.keyReader.map { ["keys of \($0.source.path)"] } ?? [])
         printer.say("hapticboard buttons: board \(board.name): \(lines.joined(separator: ", ")); \(configuration.bindings.count) binding(s)")
         if let seconds {
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { ended.finish(nil) }

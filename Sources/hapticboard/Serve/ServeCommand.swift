@@ -123,6 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
             for reader in inputs?.readers ?? [] {
                 reader.failureHandler = { [logger] role, error in logger.error("input \(role.input) stopped: \(error)") }
             }
+            inputs?.keyReader?.failureHandler = { [logger] error in logger.error("input keys stopped: \(error)") }
             inputs?.start()
             defer { inputs?.stop() }
             let clients = ServeClients(service: service, overrideUIDs: Set(overrideUID), tokenHoldersMayOverride: false, logger: logger)

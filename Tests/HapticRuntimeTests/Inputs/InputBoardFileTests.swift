@@ -204,4 +204,39 @@ final class InputBoardFileTests: XCTestCase {
         let simulated = try XCTUnwrap(hardware.forceFeedbackDevices.first)
         XCTAssertEqual(simulated.emittedEvents, [.key(0x130, pressed: true), .key(0x130, pressed: false), .relative(8, -1)])
     }
+
+    func testKeysOfAnInputDevicePlayTheirBindingsWithTheKernelsTimestamp() throws {
+        let board = try Board(yaml: simBoard + """
+
+            inputs:
+              evdev:
+                device: /dev/input/by-id/usb-keypad-event-kbd
+                keys: {enter: KEY_ENTER, back: "1"}
+              bindings:
+                - {input: enter, on: press, effect: 47}
+                - {input: back, on: release, effect: 1}
+            """, source: "panel.yml")
+        let hardware = SimulatedBoardHardware()
+        let opened = try board.open(on: hardware)
+        let service = HapticService(board: opened, scheduler: DeadlineScheduler(clock: hardware.virtualClock),
+                                    library: ContentLibrary(folder: FileManager.default.temporaryDirectory))
+        try service.start(timing: nil)
+        defer { service.shutDown() }
+        let inputs = try BoardInputs(board.inputs, hardware: hardware, service: service)
+        let keys = try XCTUnwrap(hardware.keySources["/dev/input/by-id/usb-keypad-event-kbd"])
+        let reader = try XCTUnwrap(inputs.keyReader)
+        keys.inject(28, pressed: true, at: hardware.virtualClock.now)
+        keys.inject(30, pressed: true, at: hardware.virtualClock.now)
+        keys.inject(1, pressed: true, at: hardware.virtualClock.now)
+        keys.inject(1, pressed: false, at: hardware.virtualClock.now + .milliseconds(80))
+        var events: [InputEvent] = []
+        for _ in 0..<4 { events += try reader.step(timeout: .zero) }
+        XCTAssertEqual(events.map(\.description), ["enter press", "back press", "back release"], "KEY_A is no input")
+        XCTAssertEqual(events.last?.timestamp, hardware.virtualClock.now + .milliseconds(80))
+        XCTAssertEqual(service.counters.triggers, 2)
+        keys.unplug()
+        XCTAssertThrowsError(try reader.step(timeout: .zero)) { error in
+            XCTAssertEqual(error as? KeySourceError, .gone(path: "/dev/input/by-id/usb-keypad-event-kbd"))
+        }
+    }
 }

@@ -16,6 +16,15 @@ public final class SimulatedBoardHardware: BoardHardware {
     public private(set) var forceFeedbackDevices: [SimulatedForceFeedbackDevice] = []
     /// The input devices `openForceFeedbackSink` finds, by path (`addInputDevice`).
     public private(set) var inputDevices: [String: SimulatedForceFeedbackDevice] = [:]
+    /// Every GPIO input requested (`openInput`), by the line as the board file names it
+    /// (`GPIO17`, `gpiochip0:17`): tests inject edges into these.
+    public private(set) var inputLines: [String: SimulatedInputLine] = [:]
+    /// Every input device opened for its keys (`openKeySource`), by path.
+    public private(set) var keySources: [String: QueuedKeySource] = [:]
+    /// The wire level each simulated input line starts at, by line (default: low).
+    public var initialInputLevels: [String: LineLevel] = [:]
+    /// Whether simulated lines debounce in the kernel (uAPI v2) or leave it to the reader (v1).
+    public var inputsDebounceInKernel = true
     private var switches: [String: (board: SimulatedMuxBoard, mux: TCA9548A)] = [:]
     private let decoder: (any SoundDecoder)?
 
@@ -102,6 +111,24 @@ public final class SimulatedBoardHardware: BoardHardware {
     }
 
     /// Nothing outlives a simulation.
+    /// A simulated line on the board's clock; a line already requested is busy, as in the kernel.
+    public func openInput(_ line: GPIOLineSpecifier, settings: InputLineSettings, for owner: String) throws(GPIOError) -> any ConfiguredDigitalInput {
+        let key = line.description
+        guard inputLines[key] == nil else { throw .lineBusy(key) }
+        let simulated = SimulatedInputLine(
+            name: key, initial: initialInputLevels[key] ?? .low, clock: virtualClock, settings: settings, debouncesInKernel: inputsDebounceInKernel
+        )
+        inputLines[key] = simulated
+        return simulated
+    }
+
+    /// A simulated keypad at `path`; tests inject its keys.
+    public func openKeySource(path: String) throws(KeySourceError) -> any KeyEventSource {
+        let source = QueuedKeySource(path: path)
+        keySources[path] = source
+        return source
+    }
+
     public func protect(_ chips: [(driver: DRV2605, realtimeInput: DRV2605RealtimeInput)]) throws {}
 
     public func standDown() {}

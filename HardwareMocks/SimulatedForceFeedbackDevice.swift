@@ -90,6 +90,7 @@ public final class SimulatedForceFeedbackDevice: ForceFeedbackDevice, @unchecked
     private var gone = false
     private var interrupted = false
     private var delivered: [ForceFeedbackRequest] = []
+    private var reported: [InputDeviceEvent] = []
 
     /// A device created with `setup`, found by clients at `clientPath`.
     public init(setup: ForceFeedbackDeviceSetup, clientPath: String? = nil) {
@@ -119,6 +120,22 @@ public final class SimulatedForceFeedbackDevice: ForceFeedbackDevice, @unchecked
 
     /// Whether the device is gone.
     public var isGone: Bool { condition.withLock { gone } }
+
+    /// Every input event the owner reported (`emit`), oldest first.
+    public var emittedEvents: [InputDeviceEvent] { condition.withLock { reported } }
+
+    /// Records the event, refusing codes the device was not created with, as the kernel drops them.
+    public func emit(_ event: InputDeviceEvent) throws(ForceFeedbackError) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !gone else { throw .deviceGone(device: devicePath) }
+        switch event {
+        case .key(let code, _) where !setup.keys.contains(code), .relative(let code, _) where !setup.relativeAxes.contains(code):
+            throw .request(device: devicePath, operation: "write \(event)", errno: .invalidArgument)
+        default:
+            reported.append(event)
+        }
+    }
 
     // MARK: The owner's side
 

@@ -29,6 +29,35 @@ final class GPIOLineRequest {
         self.handle = handle
     }
 
+    /// Requests `line` as a both-edges input with `settings`; `debounceApplied` receives the
+    /// debounce in microseconds the kernel applies (0 with libgpiod 1.6).
+    init(_ line: GPIOLineSpecifier, input settings: InputLineSettings, debounceApplied: inout UInt32) throws(GPIOError) {
+        let name: String?
+        let offset: UInt32
+        switch line {
+        case .named(let lineName): (name, offset) = (lineName, 0)
+        case .chipOffset(_, let lineOffset): (name, offset) = (nil, lineOffset)
+        }
+        let bias: hb_gpio_bias = switch settings.bias {
+        case .asIs: HB_GPIO_BIAS_AS_IS
+        case .disabled: HB_GPIO_BIAS_DISABLED
+        case .pullUp: HB_GPIO_BIAS_PULL_UP
+        case .pullDown: HB_GPIO_BIAS_PULL_DOWN
+        }
+        let microseconds = UInt32(clamping: max(settings.debounce.nanoseconds, 0) / 1_000)
+        var requested = hb_gpio_input_settings(bias: bias, active_low: settings.activeLow ? 1 : 0, debounce_us: microseconds)
+        var handle: OpaquePointer?
+        var stage = HB_GPIO_STAGE_NONE
+        var applied: CUnsignedInt = 0
+        let error = hb_gpio_request_input(line.chipPath, name, offset, &requested, &handle, &stage, &applied)
+        guard error == 0, let handle else {
+            throw Self.requestFailure(error == 0 ? .noMemory : Errno(rawValue: error), stage: stage, line: line)
+        }
+        debounceApplied = applied
+        self.line = line
+        self.handle = handle
+    }
+
     deinit {
         hb_gpio_release(handle)
     }

@@ -22,6 +22,16 @@ public final class LinuxBoardHardware: BoardHardware {
 
     public init() {}
 
+    /// A libgpiod input line with kernel timestamps, bias, active level and (libgpiod 2) debounce.
+    public func openInput(_ line: GPIOLineSpecifier, settings: InputLineSettings, for owner: String) throws(GPIOError) -> any ConfiguredDigitalInput {
+        try LinuxGPIOInput(line, settings: settings)
+    }
+
+    /// The keys of input device `path` (evdev), with kernel timestamps on CLOCK_MONOTONIC.
+    public func openKeySource(path: String) throws(KeySourceError) -> any KeyEventSource {
+        try EvdevKeySource(path: path)
+    }
+
     public func drv2605(at placement: ChipPlacement) throws -> DRV2605 {
         let parent = try bus(placement.bus)
         var chipBus: any I2CBus = parent

@@ -36,8 +36,10 @@ public final class UInputForceFeedbackDevice: ForceFeedbackDevice, @unchecked Se
         var failedStep: UnsafePointer<CChar>?
         let slots = UInt32(max(1, min(setup.capabilities.effectSlots, ForceFeedbackCode.maximumEffects)))
         let name = String(decoding: setup.name.utf8.prefix(ForceFeedbackDeviceSetup.maximumNameBytes), as: UTF8.self)
-        let error = hb_uinput_create(path, name, setup.busType, setup.vendor, setup.product, setup.version, setup.capabilities.bits, slots,
-                                     &descriptor, &wake, &failedStep)
+        let error = hb_uinput_create_with_inputs(
+            path, name, setup.busType, setup.vendor, setup.product, setup.version, setup.capabilities.bits, slots,
+            setup.keys, setup.keys.count, setup.relativeAxes, setup.relativeAxes.count, &descriptor, &wake, &failedStep
+        )
         guard error == 0 else {
             let step = failedStep.map { String(cString: $0) } ?? "open"
             if step == "open" { throw .open(device: path, errno: Errno(rawValue: error)) }
@@ -115,6 +117,16 @@ public final class UInputForceFeedbackDevice: ForceFeedbackDevice, @unchecked Se
     public func complete(_ erase: ForceFeedbackErase, result: Errno?) throws(ForceFeedbackError) {
         let error = hb_uinput_end_erase(descriptor, erase.requestID, -(result?.rawValue ?? 0))
         guard error == 0 else { throw failure("UI_END_FF_ERASE", error) }
+    }
+
+    /// Writes the event and a `SYN_REPORT`.
+    public func emit(_ event: InputDeviceEvent) throws(ForceFeedbackError) {
+        let (type, code, value): (UInt16, UInt16, Int32) = switch event {
+        case .key(let code, let pressed): (0x01, code, pressed ? 1 : 0)
+        case .relative(let axis, let value): (0x02, axis, value)
+        }
+        let error = lock.withLock { isClosed ? ENODEV : hb_uinput_emit(descriptor, type, code, value) }
+        guard error == 0 else { throw failure("write \(event)", error) }
     }
 
     public func interrupt() {

@@ -55,8 +55,20 @@ static int find_line(const char *chip_path, const char *line_name, unsigned int 
     return 0;
 }
 
-int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int offset, int is_output,
-                    int initial_value, hb_gpio_line **line, hb_gpio_stage *stage) {
+/* The 1.5+ request flags for `input`: bias and active level (uAPI v1 has no debounce). */
+static int input_flags(const hb_gpio_input_settings *input) {
+    if (input == NULL) return 0;
+    int flags = input->active_low ? GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW : 0;
+    switch (input->bias) {
+    case HB_GPIO_BIAS_DISABLED: return flags | GPIOD_LINE_REQUEST_FLAG_BIAS_DISABLE;
+    case HB_GPIO_BIAS_PULL_UP: return flags | GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP;
+    case HB_GPIO_BIAS_PULL_DOWN: return flags | GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN;
+    default: return flags;
+    }
+}
+
+static int request(const char *chip_path, const char *line_name, unsigned int offset, int is_output,
+                   int initial_value, const hb_gpio_input_settings *input, hb_gpio_line **line, hb_gpio_stage *stage) {
     *stage = HB_GPIO_STAGE_NONE;
     if ((chip_path == NULL) == (line_name == NULL)) return EINVAL;
     struct hb_gpio_line found = {NULL, NULL};
@@ -65,7 +77,7 @@ int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int o
 
     errno = 0;
     int result = is_output ? gpiod_line_request_output(found.line, HB_GPIO_CONSUMER, initial_value ? 1 : 0)
-                           : gpiod_line_request_both_edges_events(found.line, HB_GPIO_CONSUMER);
+                           : gpiod_line_request_both_edges_events_flags(found.line, HB_GPIO_CONSUMER, input_flags(input));
     if (result < 0) {
         error = current_errno();
         gpiod_chip_close(found.chip);
@@ -82,6 +94,19 @@ int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int o
     *handle = found;
     *line = handle;
     return 0;
+}
+
+int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int offset, int is_output,
+                    int initial_value, hb_gpio_line **line, hb_gpio_stage *stage) {
+    return request(chip_path, line_name, offset, is_output, initial_value, NULL, line, stage);
+}
+
+int hb_gpio_request_input(const char *chip_path, const char *line_name, unsigned int offset,
+                          const hb_gpio_input_settings *settings, hb_gpio_line **line, hb_gpio_stage *stage,
+                          unsigned int *debounce_us) {
+    /* uAPI v1 cannot debounce: the caller does it in software. */
+    *debounce_us = 0;
+    return request(chip_path, line_name, offset, 0, 0, settings, line, stage);
 }
 
 int hb_gpio_set_value(hb_gpio_line *line, int value) {

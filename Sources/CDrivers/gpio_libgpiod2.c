@@ -65,8 +65,17 @@ static int find_named_line(const char *line_name, struct gpiod_chip **chip, unsi
     return ENOENT;
 }
 
+static enum gpiod_line_bias line_bias(hb_gpio_bias bias) {
+    switch (bias) {
+    case HB_GPIO_BIAS_DISABLED: return GPIOD_LINE_BIAS_DISABLED;
+    case HB_GPIO_BIAS_PULL_UP: return GPIOD_LINE_BIAS_PULL_UP;
+    case HB_GPIO_BIAS_PULL_DOWN: return GPIOD_LINE_BIAS_PULL_DOWN;
+    default: return GPIOD_LINE_BIAS_AS_IS;
+    }
+}
+
 static struct gpiod_line_request *request_line(struct gpiod_chip *chip, unsigned int offset, int is_output,
-                                               int initial_value) {
+                                               int initial_value, const hb_gpio_input_settings *input) {
     struct gpiod_line_request *request = NULL;
     struct gpiod_line_settings *settings = gpiod_line_settings_new();
     struct gpiod_line_config *line_config = gpiod_line_config_new();
@@ -83,6 +92,11 @@ static struct gpiod_line_request *request_line(struct gpiod_chip *chip, unsigned
         if (gpiod_line_settings_set_edge_detection(settings, GPIOD_LINE_EDGE_BOTH) < 0) goto done;
         /* Edge timestamps must share CLOCK_MONOTONIC with SystemMonotonicClock. */
         if (gpiod_line_settings_set_event_clock(settings, GPIOD_LINE_CLOCK_MONOTONIC) < 0) goto done;
+        if (input != NULL) {
+            if (gpiod_line_settings_set_bias(settings, line_bias(input->bias)) < 0) goto done;
+            gpiod_line_settings_set_active_low(settings, input->active_low != 0);
+            gpiod_line_settings_set_debounce_period_us(settings, input->debounce_us);
+        }
     }
     if (gpiod_line_config_add_line_settings(line_config, &offset, 1, settings) < 0) goto done;
     gpiod_request_config_set_consumer(request_config, HB_GPIO_CONSUMER);
@@ -99,8 +113,8 @@ done:
     return request;
 }
 
-int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int offset, int is_output,
-                    int initial_value, hb_gpio_line **line, hb_gpio_stage *stage) {
+static int request(const char *chip_path, const char *line_name, unsigned int offset, int is_output,
+                   int initial_value, const hb_gpio_input_settings *input, hb_gpio_line **line, hb_gpio_stage *stage) {
     *stage = HB_GPIO_STAGE_NONE;
     if ((chip_path == NULL) == (line_name == NULL)) return EINVAL;
 
@@ -134,7 +148,7 @@ int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int o
     }
 
     errno = 0;
-    struct gpiod_line_request *request = request_line(chip, offset, is_output, initial_value);
+    struct gpiod_line_request *request = request_line(chip, offset, is_output, initial_value, input);
     int error = request == NULL ? current_errno() : 0;
     char *path = request == NULL ? NULL : strdup(gpiod_chip_get_path(chip));
     /* A request holds its own descriptor and outlives the chip handle. */
@@ -160,6 +174,20 @@ int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int o
     handle->chip_path = path;
     *line = handle;
     return 0;
+}
+
+int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int offset, int is_output,
+                    int initial_value, hb_gpio_line **line, hb_gpio_stage *stage) {
+    return request(chip_path, line_name, offset, is_output, initial_value, NULL, line, stage);
+}
+
+int hb_gpio_request_input(const char *chip_path, const char *line_name, unsigned int offset,
+                          const hb_gpio_input_settings *settings, hb_gpio_line **line, hb_gpio_stage *stage,
+                          unsigned int *debounce_us) {
+    *debounce_us = 0;
+    int error = request(chip_path, line_name, offset, 0, 0, settings, line, stage);
+    if (error == 0) *debounce_us = settings->debounce_us;
+    return error;
 }
 
 int hb_gpio_set_value(hb_gpio_line *line, int value) {

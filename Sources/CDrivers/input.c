@@ -1,3 +1,5 @@
+/* ppoll, for nanosecond waits on input devices. */
+#define _GNU_SOURCE
 #include "cdrivers.h"
 
 #include <dirent.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 _Static_assert(HB_FF_BITS_BASE == FF_RUMBLE, "FF_RUMBLE moved");
@@ -111,10 +114,50 @@ static int open_retrying(const char *path, int flags) {
 int hb_uinput_create(const char *uinput_path, const char *name, uint16_t bustype, uint16_t vendor, uint16_t product,
                      uint16_t version, uint64_t ff_bits, uint32_t effects_max, int *fd, int *wake_fd,
                      const char **failed_step) {
+    return hb_uinput_create_with_inputs(uinput_path, name, bustype, vendor, product, version, ff_bits, effects_max,
+                                        NULL, 0, NULL, 0, fd, wake_fd, failed_step);
+}
+
+int hb_uinput_emit(int fd, uint16_t type, uint16_t code, int32_t value) {
+    struct input_event events[2];
+    memset(events, 0, sizeof(events));
+    events[0].type = type;
+    events[0].code = code;
+    events[0].value = value;
+    events[1].type = EV_SYN;
+    events[1].code = SYN_REPORT;
+    ssize_t written;
+    do {
+        written = write(fd, events, sizeof(events));
+    } while (written < 0 && errno == EINTR);
+    if (written < 0) return errno;
+    return (size_t)written == sizeof(events) ? 0 : EIO;
+}
+
+int hb_uinput_create_with_inputs(const char *uinput_path, const char *name, uint16_t bustype, uint16_t vendor,
+                                 uint16_t product, uint16_t version, uint64_t ff_bits, uint32_t effects_max,
+                                 const uint16_t *keys, size_t key_count, const uint16_t *axes, size_t axis_count,
+                                 int *fd, int *wake_fd, const char **failed_step) {
     *failed_step = "open";
     int device = open_retrying(uinput_path ? uinput_path : "/dev/uinput", O_RDWR | O_NONBLOCK | O_CLOEXEC);
     if (device < 0) return errno;
     int error = 0;
+    if (key_count > 0) {
+        *failed_step = "UI_SET_EVBIT EV_KEY";
+        if (ioctl(device, UI_SET_EVBIT, EV_KEY) < 0) goto failed;
+        for (size_t index = 0; index < key_count; index++) {
+            *failed_step = "UI_SET_KEYBIT";
+            if (ioctl(device, UI_SET_KEYBIT, keys[index]) < 0) goto failed;
+        }
+    }
+    if (axis_count > 0) {
+        *failed_step = "UI_SET_EVBIT EV_REL";
+        if (ioctl(device, UI_SET_EVBIT, EV_REL) < 0) goto failed;
+        for (size_t index = 0; index < axis_count; index++) {
+            *failed_step = "UI_SET_RELBIT";
+            if (ioctl(device, UI_SET_RELBIT, axes[index]) < 0) goto failed;
+        }
+    }
     *failed_step = "UI_SET_EVBIT EV_FF";
     if (ioctl(device, UI_SET_EVBIT, EV_FF) < 0) goto failed;
     for (int bit = 0; bit < 64; bit++) {
@@ -323,4 +366,48 @@ int hb_evdev_write_ff(int fd, uint16_t code, int32_t value) {
 
 void hb_evdev_close(int fd) {
     close(fd);
+}
+
+int hb_evdev_open_keys(const char *path, int *fd) {
+    int device = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (device < 0) return errno;
+    /* Key times on the clock the runtime schedules on, so edge → bus latency is one subtraction. */
+    int clock = CLOCK_MONOTONIC;
+    if (ioctl(device, EVIOCSCLOCKID, &clock) < 0) {
+        int error = errno;
+        close(device);
+        return error;
+    }
+    *fd = device;
+    return 0;
+}
+
+int hb_evdev_wait_key(int fd, int64_t timeout_ns, uint16_t *code, int32_t *value, int64_t *time_ns, int *got) {
+    *got = 0;
+    int waited = 0;
+    for (;;) {
+        struct input_event event;
+        ssize_t length = read(fd, &event, sizeof(event));
+        if (length == (ssize_t)sizeof(event)) {
+            if (event.type != EV_KEY || event.value == 2) continue;
+            *code = event.code;
+            *value = event.value;
+            *time_ns = (int64_t)event.input_event_sec * 1000000000 + (int64_t)event.input_event_usec * 1000;
+            *got = 1;
+            return 0;
+        }
+        if (length < 0 && errno == EINTR) continue;
+        if (length < 0 && errno != EAGAIN) return errno;
+        if (length >= 0 && length != (ssize_t)sizeof(event)) return EIO;
+        if (waited) return 0;
+        struct pollfd ready = {.fd = fd, .events = POLLIN};
+        struct timespec timeout = {.tv_sec = timeout_ns > 0 ? timeout_ns / 1000000000 : 0,
+                                   .tv_nsec = timeout_ns > 0 ? timeout_ns % 1000000000 : 0};
+        int result = ppoll(&ready, 1, &timeout, NULL);
+        if (result < 0 && errno == EINTR) continue;
+        if (result < 0) return errno;
+        if (result == 0) return 0;
+        if (ready.revents & (POLLERR | POLLHUP | POLLNVAL)) return ENODEV;
+        waited = 1;
+    }
 }

@@ -35,6 +35,7 @@ struct HapticBoardCommand: ParsableCommand {
             StatusCommand.self,
             ProbeCommand.self,
             RumbleCommand.self,
+            ButtonsCommand.self,
             RegistersCommand.self,
             BoardsCommand.self,
             BenchCommand.self,

@@ -63,4 +63,37 @@ final class SimulatedInputLineTests: XCTestCase {
         line.schedule(.rising, at: .zero + .milliseconds(2))
         XCTAssertEqual(try line.waitForEdge(timeout: .zero)?.timestamp, .zero + .milliseconds(10))
     }
+
+    func testActiveLowLineReportsPressesAsRisingEdges() throws {
+        let clock = VirtualClock()
+        let line = SimulatedInputLine(name: "button", initial: .high, clock: clock, settings: InputLineSettings(bias: .pullUp, activeLow: true))
+        XCTAssertEqual(try line.read(), .low, "a pulled-up idle wire is inactive")
+        line.inject(.falling)
+        XCTAssertEqual(try line.read(), .high)
+        XCTAssertEqual(try line.waitForEdge(timeout: .zero)?.edge, .rising)
+    }
+
+    func testKernelDebounceReportsOneEdgeOnceTheWireSettles() throws {
+        let clock = VirtualClock()
+        let line = SimulatedInputLine(name: "button", clock: clock, settings: InputLineSettings(debounce: .milliseconds(10)))
+        XCTAssertEqual(line.kernelDebounce, .milliseconds(10))
+        // 19 edges in 4.5 ms: bounces ending high.
+        for index in 0..<19 {
+            line.schedule(index.isMultiple(of: 2) ? .rising : .falling, at: .zero + .microseconds(Int64(index) * 250))
+        }
+        line.schedule(.falling, at: .zero + .milliseconds(100))
+        XCTAssertEqual(try line.waitForEdge(timeout: .seconds(1)), EdgeEvent(edge: .rising, timestamp: .zero + .microseconds(4_500) + .milliseconds(10)))
+        XCTAssertEqual(try line.waitForEdge(timeout: .seconds(1)), EdgeEvent(edge: .falling, timestamp: .zero + .milliseconds(110)))
+        XCTAssertNil(try line.waitForEdge(timeout: .seconds(1)))
+    }
+
+    func testLineWithoutKernelDebounceReportsEveryEdge() throws {
+        let clock = VirtualClock()
+        let line = SimulatedInputLine(name: "button", clock: clock, settings: InputLineSettings(debounce: .milliseconds(10)), debouncesInKernel: false)
+        XCTAssertEqual(line.kernelDebounce, .zero)
+        for index in 0..<20 { line.schedule(index.isMultiple(of: 2) ? .rising : .falling, at: .zero + .microseconds(Int64(index) * 250)) }
+        var count = 0
+        while try line.waitForEdge(timeout: .milliseconds(50)) != nil { count += 1 }
+        XCTAssertEqual(count, 20)
+    }
 }

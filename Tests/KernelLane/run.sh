@@ -152,7 +152,7 @@ needed_libgpiod() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(libgpiod[^]]*\)\
     || fail "$binaries_gpiod2/hapticboard links '$(needed_libgpiod "$binaries_gpiod2/hapticboard")', expected libgpiod.so.3 (2.x)"
 gcc -O2 -Wall -Wextra -static -o "$kernel_cache/unplug-at" "$lane/guest/unplug-at.c"
 # Force feedback: a client of hapticboard's uinput device, and a uinput rumble device that records.
-for helper in ff-client ff-recorder; do
+for helper in ff-client ff-recorder key-reader; do
     gcc -O2 -Wall -Wextra -static -o "$kernel_cache/$helper" "$lane/guest/$helper.c"
 done
 
@@ -178,7 +178,7 @@ for tool in i2cget i2cset i2cdump i2cdetect; do copy_with_libraries "$root/bin" 
 for tool in gpiodetect gpioinfo gpioget gpioset gpiomon arecord curl; do copy_with_libraries "$root/bin" "/usr/bin/$tool"; done
 cp "$modules"/*.ko "$root/lib/modules/"
 cp -r /usr/share/alsa "$root/usr/share/"
-cp "$kernel_cache/unplug-at" "$kernel_cache/ff-client" "$kernel_cache/ff-recorder" "$root/lane/bin/"
+cp "$kernel_cache/unplug-at" "$kernel_cache/ff-client" "$kernel_cache/ff-recorder" "$kernel_cache/key-reader" "$root/lane/bin/"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard-chip"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard-capture"
 # The 2.x build finds libgpiod.so.3 in its own directory: the guest runs it with LD_LIBRARY_PATH.
@@ -193,7 +193,7 @@ strip "$root"/lane/bin/hapticboard* 2>/dev/null || true
 cp "$repository/Boards/kernel-lane.yml" "$repository/Boards/kernel-lane-audio.yml" \
     "$repository/Examples/ahap/continuous-envelopes.ahap" "$repository/Examples/ahap/transients.ahap" "$root/lane/"
 cp "$lane/guest/kernel-lane-dual.yml" "$root/lane/"
-cp "$lane/guest/long-buzz.ahap" "$lane/guest/kernel-lane-ff.yml" "$root/lane/"
+cp "$lane/guest/long-buzz.ahap" "$lane/guest/kernel-lane-ff.yml" "$lane/guest/kernel-lane-buttons.yml" "$root/lane/"
 cp "$lane/guest/sound-and-drive.ahap" "$root/lane/audio/"
 cp "$lane/guest/emphasis-clip.haptic" "$lane/guest/exported-without-sound.ahap" "$root/lane/"
 "$binaries/hapticboard-capture" burst "$root/lane/audio/burst.wav"

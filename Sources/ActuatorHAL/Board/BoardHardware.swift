@@ -33,6 +33,12 @@ public protocol BoardHardware: AnyObject {
     /// Opens an existing force-feedback device as a client, for an actuator that is one
     /// (`compatible: evdev-ff`).
     func openForceFeedbackSink(at location: InputDeviceLocation, for owner: String) throws(ForceFeedbackError) -> any ForceFeedbackSink
+
+    /// Requests GPIO `line` as an input with both-edge events and `settings`, for input `owner`.
+    func openInput(_ line: GPIOLineSpecifier, settings: InputLineSettings, for owner: String) throws(GPIOError) -> any ConfiguredDigitalInput
+
+    /// Opens input device `path` to read its keys as buttons (`inputs: evdev:`).
+    func openKeySource(path: String) throws(KeySourceError) -> any KeyEventSource
 }
 
 extension BoardHardware {
@@ -44,5 +50,17 @@ extension BoardHardware {
     /// Default for hardware without input devices: refuse, naming the device.
     public func openForceFeedbackSink(at location: InputDeviceLocation, for owner: String) throws(ForceFeedbackError) -> any ForceFeedbackSink {
         throw .unsupported("this hardware (\(type(of: self))) cannot open input devices (\(location), for \(owner))")
+    }
+}
+
+extension BoardHardware {
+    /// Default for hardware without GPIO inputs: the line is not there.
+    public func openInput(_ line: GPIOLineSpecifier, settings: InputLineSettings, for owner: String) throws(GPIOError) -> any ConfiguredDigitalInput {
+        throw .lineNotFound("\(line) (for input \(owner): \(type(of: self)) has no GPIO inputs)")
+    }
+
+    /// Default for hardware without input devices: the device is not there.
+    public func openKeySource(path: String) throws(KeySourceError) -> any KeyEventSource {
+        throw .open(path: path, errno: .noSuchFileOrDirectory)
     }
 }

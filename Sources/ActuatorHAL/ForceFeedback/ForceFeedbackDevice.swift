@@ -11,6 +11,10 @@ public struct ForceFeedbackDeviceSetup: Sendable, Hashable {
     public var product: UInt16
     public var version: UInt16
     public var capabilities: ForceFeedbackCapabilities
+    /// Key codes (`BTN_*`, `KEY_*`) the device also reports, for the board's buttons; empty: none.
+    public var keys: [UInt16] = []
+    /// Relative axes (`REL_WHEEL`, …) the device also reports, for the board's encoders.
+    public var relativeAxes: [UInt16] = []
 
     /// The longest name uinput takes (`UINPUT_MAX_NAME_SIZE` 80, with the NUL).
     public static let maximumNameBytes = 79
@@ -92,4 +96,22 @@ public protocol ForceFeedbackDevice: AnyObject {
     func interrupt()
     /// Removes the device: clients get ENODEV from then on. Calling it again does nothing.
     func close()
+    /// Reports input on the device (a key of `setup.keys` pressed or released, a step on one of
+    /// `setup.relativeAxes`), followed by a sync.
+    func emit(_ event: InputDeviceEvent) throws(ForceFeedbackError)
+}
+
+/// Input a device created by this process reports to its clients.
+public enum InputDeviceEvent: Sendable, Hashable {
+    /// `EV_KEY` `code` with value 1 (pressed) or 0 (released).
+    case key(UInt16, pressed: Bool)
+    /// `EV_REL` `axis` moved by `value` (a detent: ±1).
+    case relative(UInt16, Int32)
+}
+
+extension ForceFeedbackDevice {
+    /// Default for devices that only take force feedback: refuse.
+    public func emit(_ event: InputDeviceEvent) throws(ForceFeedbackError) {
+        throw .unsupported("\(setup.name) reports no input (\(event))")
+    }
 }

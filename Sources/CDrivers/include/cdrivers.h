@@ -79,6 +79,32 @@ int hb_gpio_libgpiod_api_major(void);
  */
 int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int offset, int is_output,
                     int initial_value, hb_gpio_line **line, hb_gpio_stage *stage);
+/* An input line's bias (pull resistor); AS_IS leaves whatever the firmware or devicetree set. */
+typedef enum hb_gpio_bias {
+    HB_GPIO_BIAS_AS_IS = 0,
+    HB_GPIO_BIAS_DISABLED = 1,
+    HB_GPIO_BIAS_PULL_UP = 2,
+    HB_GPIO_BIAS_PULL_DOWN = 3,
+} hb_gpio_bias;
+
+/* How an input line is requested: bias, whether low is the active level, and a debounce period. */
+typedef struct hb_gpio_input_settings {
+    hb_gpio_bias bias;
+    /* Non-zero: low is active, so values and edges are reported inverted (rising = became active). */
+    int active_low;
+    /* Asked for the kernel's debounce (uAPI v2 `debounce_period_us`); 0 for none. */
+    unsigned int debounce_us;
+} hb_gpio_input_settings;
+
+/*
+ * Requests one input line with both-edge events and `settings`. *debounce_us is the debounce period
+ * the kernel applies: the period asked for with libgpiod 2 (the kernel debounces in hardware where
+ * the line supports it and in its edge interrupt otherwise), 0 with libgpiod 1.6 (uAPI v1 has no
+ * debounce), so the caller debounces in software.
+ */
+int hb_gpio_request_input(const char *chip_path, const char *line_name, unsigned int offset,
+                          const hb_gpio_input_settings *settings, hb_gpio_line **line, hb_gpio_stage *stage,
+                          unsigned int *debounce_us);
 int hb_gpio_set_value(hb_gpio_line *line, int value);
 int hb_gpio_get_value(hb_gpio_line *line, int *value);
 /*
@@ -395,6 +421,16 @@ typedef struct hb_input_event {
 int hb_uinput_create(const char *uinput_path, const char *name, uint16_t bustype, uint16_t vendor, uint16_t product,
                      uint16_t version, uint64_t ff_bits, uint32_t effects_max, int *fd, int *wake_fd,
                      const char **failed_step);
+/*
+ * The same with the device also reporting EV_KEY for `keys` and EV_REL for `axes` (buttons and
+ * encoders of the board, sent with hb_uinput_emit): a gamepad with rumble, a knob with detents.
+ */
+int hb_uinput_create_with_inputs(const char *uinput_path, const char *name, uint16_t bustype, uint16_t vendor,
+                                 uint16_t product, uint16_t version, uint64_t ff_bits, uint32_t effects_max,
+                                 const uint16_t *keys, size_t key_count, const uint16_t *axes, size_t axis_count,
+                                 int *fd, int *wake_fd, const char **failed_step);
+/* Writes one event (`type`, `code`, `value`) and an EV_SYN SYN_REPORT to a created device. */
+int hb_uinput_emit(int fd, uint16_t type, uint16_t code, int32_t value);
 /* The client node of a created device (/dev/input/eventN), from UI_GET_SYSNAME and sysfs. */
 int hb_uinput_event_node(int fd, char *path, size_t size);
 /* Waits up to `timeout_ns` (< 0: forever) for an event or a wake; *ready is 1 when events wait. */
@@ -424,6 +460,13 @@ int hb_evdev_erase(int fd, int effect_id);
 /* Writes one EV_FF event: code = effect id (value = repeat count, 0 stops) or FF_GAIN. */
 int hb_evdev_write_ff(int fd, uint16_t code, int32_t value);
 void hb_evdev_close(int fd);
+/* Opens an input device read-only for its keys, with event times on CLOCK_MONOTONIC (EVIOCSCLOCKID). */
+int hb_evdev_open_keys(const char *path, int *fd);
+/*
+ * Waits up to `timeout_ns` for an EV_KEY press (value 1) or release (0); other events and
+ * auto-repeat (2) are skipped. *got is 0 when none came in time. ENODEV once the device is gone.
+ */
+int hb_evdev_wait_key(int fd, int64_t timeout_ns, uint16_t *code, int32_t *value, int64_t *time_ns, int *got);
 
 #ifdef __cplusplus
 }

@@ -4,15 +4,21 @@ extension Board {
     /// How the board presents itself as a force-feedback device (`force-feedback:`): its name
     /// (default `hapticboard <board>`), ids (default: the virtual bus, vendor and product 0,
     /// version 1) and `effects-max` slots (default 16) for rumble, the five periodic waveforms,
-    /// constant, ramp and gain.
+    /// constant, ramp and gain; with `inputs:`, also the buttons' `key` codes (EV_KEY) and the
+    /// encoders' `axis` (EV_REL).
     public var forceFeedbackSetup: ForceFeedbackDeviceSetup {
         let section = file.description.forceFeedback
         let bus = section?.busType.flatMap { ForceFeedbackDescription.busTypes[$0.lowercased()] ?? UInt16($0) } ?? ForceFeedbackDeviceSetup.virtualBus
-        return ForceFeedbackDeviceSetup(
+        var setup = ForceFeedbackDeviceSetup(
             name: section?.name ?? "hapticboard \(name)", busType: bus,
             vendor: UInt16(clamping: section?.vendor ?? 0), product: UInt16(clamping: section?.product ?? 0), version: UInt16(clamping: section?.version ?? 1),
             capabilities: .hapticboard(effectSlots: section?.effectsMax ?? 16)
         )
+        // The board's buttons and encoders report on the same device: a gamepad with rumble.
+        let inputs = self.inputs
+        setup.keys = Array(Set(inputs.buttons.compactMap(\.key))).sorted()
+        setup.relativeAxes = Array(Set(inputs.encoders.compactMap(\.axis))).sorted()
+        return setup
     }
 
     /// Which actuators are the strong (left) and weak (right) motor: `strong:` and `weak:` of

@@ -14,9 +14,11 @@ struct BoardDescription: Decodable, Sendable, Hashable {
     var audio: AudioDeviceDescription?
     /// How the board appears as a force-feedback device (`hapticboard rumble`); nil: the defaults.
     var forceFeedback: ForceFeedbackDescription?
+    /// Buttons, encoders, evdev keys and their bindings; nil: the board has none.
+    var inputs: InputsDescription?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case board, description, buses, muxes, actuators, power, audio
+        case board, description, buses, muxes, actuators, power, audio, inputs
         case forceFeedback = "force-feedback"
     }
 
@@ -32,6 +34,7 @@ struct BoardDescription: Decodable, Sendable, Hashable {
         power = container.optional(PowerDescription.self, .power, problems: problems)
         audio = container.optional(AudioDeviceDescription.self, .audio, problems: problems)
         forceFeedback = container.optional(ForceFeedbackDescription.self, .forceFeedback, problems: problems)
+        inputs = container.optional(InputsDescription.self, .inputs, problems: problems)
     }
 }
 

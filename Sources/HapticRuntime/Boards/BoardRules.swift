@@ -47,6 +47,7 @@ struct BoardRules {
         found += audioProblems()
         found += powerProblems()
         found += forceFeedbackProblems()
+        found += inputProblems()
         found.removeAll { problem in
             problem.keyPath.map { path in file.unreadKeyPaths.contains { path.isWithin($0) } } ?? false
         }
@@ -264,7 +265,7 @@ struct BoardRules {
         return list.isEmpty && file.unreadKeyPaths.contains { $0.isWithin(path) }
     }
 
-    private static func unknownReference(_ kind: String, _ name: String, known: Set<String>) -> String {
+    static func unknownReference(_ kind: String, _ name: String, known: Set<String>) -> String {
         let list = known.isEmpty ? "none is defined" : "defined: \(known.sorted().joined(separator: ", "))"
         return "no \(kind) named '\(name)' (\(list))"
     }

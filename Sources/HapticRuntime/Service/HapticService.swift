@@ -141,6 +141,7 @@ public final class HapticService: @unchecked Sendable {
             entries[id] = Entry(info: info, players: players, unfinished: players.count)
             if let onEnd { endWaiters[id] = [onEnd] }
             for player in players {
+                player.loopEnabled = request.loops
                 player.completionHandler = { [weak self] error in self?.playerCompleted(id, failed: error != nil) }
                 do {
                     try player.start(atTime: 0)
@@ -316,6 +317,8 @@ public final class HapticService: @unchecked Sendable {
                 return ("feedback", LoadedContent(format: .notes, pattern: HapticPattern(notes: [.hapticFeedback(feedback)], intensity: intensity)))
             case .event(let event):
                 return (event, try eventContent(event, request: request, client: client, library: library))
+            case .pattern(let name, let pattern):
+                return (name, LoadedContent(format: .notes, pattern: pattern))
             }
         } catch {
             throw refused(error)
@@ -448,6 +451,18 @@ public final class HapticService: @unchecked Sendable {
     private func refused(_ error: ServiceError) -> ServiceError {
         locked { countersValue.refusals[error.code.rawValue, default: 0] += 1 }
         return error
+    }
+
+    /// Puts what an input event did on the event stream.
+    func publishInput(_ report: InputBindings.Report) {
+        let kind: String
+        var direction: Int?
+        switch report.event.kind {
+        case .press: kind = "press"
+        case .release: kind = "release"
+        case .step(let moved): (kind, direction) = ("step", moved)
+        }
+        publish(.input(input: report.event.input, kind: kind, direction: direction, edgeNanoseconds: report.event.timestamp.nanoseconds, players: report.players))
     }
 
     private func publish(_ event: ServiceEvent) {

@@ -36,9 +36,13 @@ public enum ServiceEvent: Sendable, Hashable, Encodable {
     case fault(reason: String, message: String)
     case powerTransition(actuator: String, transition: String, from: String, to: String, elapsedMicroseconds: Double, budgetMicroseconds: Double)
     case profileChanged(FeedbackProfile)
+    /// A button or encoder of the board did `kind` (`press`, `release`, `step` with its
+    /// `direction`) at the edge's kernel timestamp; the bindings started `players`.
+    case input(input: String, kind: String, direction: Int?, edgeNanoseconds: Int64, players: [Int])
 
     private enum CodingKeys: String, CodingKey {
         case event, player, id, reason, message, actuator, transition, from, to, elapsedMicroseconds, budgetMicroseconds, profile
+        case input, kind, direction, edgeNanoseconds, players
     }
 
     /// `{"event": "player-started", …}`: one object per event, named by `event`.
@@ -67,6 +71,13 @@ public enum ServiceEvent: Sendable, Hashable, Encodable {
         case .profileChanged(let profile):
             try container.encode("profile-changed", forKey: .event)
             try container.encode(profile.rawValue, forKey: .profile)
+        case .input(let input, let kind, let direction, let edge, let players):
+            try container.encode("input", forKey: .event)
+            try container.encode(input, forKey: .input)
+            try container.encode(kind, forKey: .kind)
+            try container.encodeIfPresent(direction, forKey: .direction)
+            try container.encode(edge, forKey: .edgeNanoseconds)
+            try container.encode(players, forKey: .players)
         }
     }
 }

@@ -16,6 +16,8 @@ public enum ServiceContent: Sendable, Hashable {
     case feedback(Note.HapticFeedback, intensity: Double)
     /// A named event (`button-pressed`), played as the theme's current profile says.
     case event(String)
+    /// Content already read, under `name` (an input binding's inline notation, read with the board).
+    case pattern(name: String, HapticPattern)
 }
 
 /// One request to play.
@@ -30,13 +32,17 @@ public struct ServicePlayRequest: Sendable, Hashable {
     /// For a named event: play as this profile instead of the current one (an alarm in `quiet`);
     /// only clients allowed to override may ask.
     public var profile: FeedbackProfile?
+    /// Whether the content repeats from its start until stopped (a held button's continuous
+    /// feel); the duration limit then applies to one pass.
+    public var loops: Bool
 
-    public init(content: ServiceContent, actuators: [String]? = nil, priority: Int = 0, outlivesClient: Bool = false, profile: FeedbackProfile? = nil) {
+    public init(content: ServiceContent, actuators: [String]? = nil, priority: Int = 0, outlivesClient: Bool = false, profile: FeedbackProfile? = nil, loops: Bool = false) {
         self.content = content
         self.actuators = actuators
         self.priority = priority
         self.outlivesClient = outlivesClient
         self.profile = profile
+        self.loops = loops
     }
 }
 

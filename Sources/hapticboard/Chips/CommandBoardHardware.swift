@@ -12,6 +12,8 @@ final class CommandBoardHardware: BoardHardware {
     private let simulatesEveryDevice: Bool
     private let usesRealDevices: Bool
     private lazy var linux = LinuxBoardHardware()
+    /// The simulated board's input lines handed out, so a line is not requested twice.
+    private var idleLines: Set<String> = []
     /// The drivers of real chips, which alone need protecting.
     private var realChips: Set<ObjectIdentifier> = []
 
@@ -50,6 +52,22 @@ final class CommandBoardHardware: BoardHardware {
             return simulated.forceFeedbackStandIn(for: owner).connect()
         }
         return try linux.openForceFeedbackSink(at: location, for: owner)
+    }
+
+    /// Real libgpiod lines on a board with real devices. On a simulated board, lines nobody
+    /// presses that block their reader in real time, as an idle GPIO line does (a
+    /// `SimulatedInputLine` would move the virtual clock on every wait and run ahead of the pace).
+    func openInput(_ line: GPIOLineSpecifier, settings: InputLineSettings, for owner: String) throws(GPIOError) -> any ConfiguredDigitalInput {
+        if usesRealDevices { return try linux.openInput(line, settings: settings, for: owner) }
+        guard !idleLines.contains(line.description) else { throw .lineBusy(line.description) }
+        idleLines.insert(line.description)
+        return QueuedInputLine(name: line.description, settings: settings)
+    }
+
+    /// A real input device, or for `sim` (and on a simulated board) an idle one nobody presses.
+    func openKeySource(path: String) throws(KeySourceError) -> any KeyEventSource {
+        if usesRealDevices && path != Board.simName { return try linux.openKeySource(path: path) }
+        return QueuedKeySource(path: path)
     }
 
     /// Only real chips need protecting (a crash handler and a guardian process), and only the

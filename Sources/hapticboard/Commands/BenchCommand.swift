@@ -38,6 +38,12 @@ struct BenchCommand: ParsableCommand {
         thread writes), beside the direct engine path in the same run: player.start(atTime: now) \
         of the same pattern. Goal: p99 ≤ 200 µs through the device.
 
+        --inputs measures only the input side: a press on a simulated GPIO line (a reader \
+        thread blocked on it as on a line's event descriptor) until the first register write of \
+        its bound ROM effect reaches a zero-cost bus, through the decoder, the bindings, the \
+        service and the scheduler, beside player.start() on the same engine path; idle, then \
+        with --load N busy threads. Goals: p99 ≤ 100 µs idle, ≤ 300 µs loaded.
+
         --sound-analysis measures only the analysis that makes haptics from sound: seconds of \
         analysis for 1, 10 and 60 s clips at 48 kHz (fastest of three runs), how many times \
         faster than real time that is, and the growth of peak resident memory per clip.
@@ -65,6 +71,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "Measure EV_FF play to the first bus write through the force-feedback provider, beside the direct engine path.")
     var ff = false
 
+    @Flag(name: .long, help: "Measure a press on a simulated GPIO line to the first bus write of its binding, idle and with --load.")
+    var inputs = false
+
     @Flag(name: .long, help: "Measure the service: a trigger over its Unix socket and over WebSocket to the first bus write beside the direct engine path, sustained triggers from 50 clients, resident memory and idle CPU.")
     var service = false
 
@@ -75,6 +84,11 @@ struct BenchCommand: ParsableCommand {
     static let forceFeedbackSamples = 500
     /// The --ff goal for p99 through the device.
     static let forceFeedbackGoal = Duration.microseconds(200)
+
+    /// Presses per condition in --inputs.
+    static let inputSamples = 500
+    static let inputGoalIdle = Duration.microseconds(100)
+    static let inputGoalLoaded = Duration.microseconds(300)
 
     /// The 1 kHz stream of part (c).
     static let streamPeriod = Duration.milliseconds(1)
@@ -107,6 +121,10 @@ struct BenchCommand: ParsableCommand {
             defer { busy.stop() }
             let figures = try ServiceConnection.blocking { try await bench.run(progress: printError) }
             if json { try printJSON(figures) } else { print(ServiceBench.text(figures)) }
+            return
+        }
+        if inputs {
+            try runInputs(clock: clock)
             return
         }
         let scheduler = DeadlineScheduler(clock: clock, name: "hapticboard-bench")
@@ -191,6 +209,36 @@ struct BenchCommand: ParsableCommand {
         } else {
             print(report.text)
         }
+    }
+
+    /// `--inputs`: press → first bus write, idle and with --load, beside the scheduler's own
+    /// wake-up in the same run.
+    private func runInputs(clock: SystemMonotonicClock) throws {
+        var rows: [BenchReport.OverheadRow] = []
+        var met: [Bool] = []
+        for (condition, threads) in [("idle", 0)] + (load > 0 ? [("load \(load)", load)] : []) {
+            printError("bench: --inputs \(condition): \(Self.inputSamples) presses…")
+            let busy = BusyLoad(threads: threads)
+            let histogram = try InputLatency(clock: clock, realtime: !noRealtime, samples: Self.inputSamples).run()
+            let scheduler = DeadlineScheduler(clock: clock, name: "hapticboard-bench")
+            scheduler.startThread(setup: noRealtime ? nil : RealtimeThread())
+            let start = try PlayerStartOverhead(clock: clock, scheduler: scheduler, samples: Self.playerStartSamples).run()
+            scheduler.stopThread()
+            busy.stop()
+            rows.append(BenchReport.overheadRow("\(condition): GPIO edge → first bus write (reader thread, bindings, service)", histogram))
+            rows.append(BenchReport.overheadRow("\(condition): \(PlayerStartOverhead.method)", start.overhead))
+            met.append(histogram.percentile(99) <= (threads == 0 ? Self.inputGoalIdle : Self.inputGoalLoaded))
+        }
+        if json {
+            try printJSON(rows)
+            return
+        }
+        print("inputs: simulated GPIO line, sim DRV2605L ready behind a zero-cost bus, \(noRealtime ? "ordinary threads" : "real-time timing thread where permitted")")
+        for row in rows {
+            print(String(format: "  %-78@ p50 %7.1f µs   p99 %7.1f µs   max %8.1f µs   (%d)", row.method as NSString, row.p50Microseconds, row.p99Microseconds, row.maxMicroseconds, row.samples))
+        }
+        print("  goal: edge → bus p99 ≤ \(BenchReport.microseconds(Self.inputGoalIdle)) µs idle: \(met[0] ? "met" : "missed")"
+              + (met.count > 1 ? ", ≤ \(BenchReport.microseconds(Self.inputGoalLoaded)) µs with --load \(load): \(met[1] ? "met" : "missed")" : ""))
     }
 
     private static func describe(_ setup: RealtimeSetup?) -> String {

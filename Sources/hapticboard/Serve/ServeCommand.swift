@@ -116,6 +116,16 @@ struct ServeCommand: AsyncParsableCommand {
 
             // Force feedback drives the service's engine directly: games' effects mix with the API's players.
             let provider = forceFeedback ? try startForceFeedback(on: board, engine: service.engine, logger: logger) : nil
+            // The board's buttons and encoders play their bindings as one more client; their
+            // events go on the event stream, and with --force-feedback on its device as keys.
+            let inputs = board.board.inputs.isEmpty ? nil : try BoardInputs(board.board.inputs, hardware: board.opened.hardware, service: service, device: provider?.device)
+            inputs?.decoder.warningHandler = { [logger] in logger.warning("\($0)") }
+            for reader in inputs?.readers ?? [] {
+                reader.failureHandler = { [logger] role, error in logger.error("input \(role.input) stopped: \(error)") }
+            }
+            inputs?.keyReader?.failureHandler = { [logger] error in logger.error("input keys stopped: \(error)") }
+            inputs?.start()
+            defer { inputs?.stop() }
             let clients = ServeClients(service: service, overrideUIDs: Set(overrideUID), tokenHoldersMayOverride: false, logger: logger)
             let api = ServeAPI(service: service, clients: clients, board: try BoardShowReport(board: board.opened, calibrations: try state.store.load()), metrics: ServeMetrics(service: service))
             let notifier = SystemdNotifier()

@@ -54,16 +54,19 @@ lane_setup() {
     mount -t tracefs none $TRACING
 
     local config=/sys/kernel/config/gpio-sim/lane
-    mkdir $config $config/bank0 $config/bank0/line0 $config/bank0/line1
+    mkdir $config $config/bank0 $config/bank0/line0 $config/bank0/line1 $config/bank0/line2
     echo 8 > $config/bank0/num_lines
     echo lane-sim > $config/bank0/label
     echo HAPTIC_EN > $config/bank0/line0/name
     echo HAPTIC_EN_B > $config/bank0/line1/name
+    echo LANE_BUTTON > $config/bank0/line2/name
     echo 1 > $config/live || { fail "setup: gpio-sim bank did not go live"; return 1; }
     GPIO_CHIP=$(cat $config/bank0/chip_name)
     EN_VALUE=/sys/devices/platform/$(cat $config/dev_name)/$GPIO_CHIP/sim_gpio0/value
     EN_PULL=${EN_VALUE%/value}/pull
     EN_B_VALUE=${EN_VALUE%/sim_gpio0/value}/sim_gpio1/value
+    # The button of /lane/kernel-lane-buttons.yml: pulled up is pressed.
+    BUTTON_PULL=${EN_VALUE%sim_gpio0/value}sim_gpio2/pull
     EN_GPIO=
     for class in /sys/class/gpio/gpiochip*; do
         [ "$(cat $class/label)" = lane-sim ] && EN_GPIO=$(cat $class/base)
@@ -785,6 +788,80 @@ phase_value() { awk -v phase=$1 -v field=$2 '$1 == phase { value = $field } END 
 # each phase is read back from the SMBus trace; SIGINT then ends rumble: exit 130, standby, the
 # device node gone. The latency of each timed play (client's write to the first bus write) is
 # printed against the 1 ms goal.
+# hapticboard buttons runs /lane/kernel-lane-buttons.yml with --uinput: the lane presses its
+# button (gpio-sim line LANE_BUTTON, pulled up and down again) BUTTON_PRESSES times. The trace
+# clock is CLOCK_MONOTONIC for this scenario, the clock of the edges' kernel timestamps that
+# `buttons` prints, so edge → first SMBus write is one subtraction per press; p50/p99 are printed
+# (under TCG emulation: no goal, the figure is there to compare runs). key-reader reads the
+# presses back from the uinput device as BTN_SOUTH (304).
+BUTTON_PRESSES=200
+scenario_buttons() {
+    local build=$1 binary tries=0 status node press reader
+    binary=$(hapticboard_of $build)
+    echo 16384 > $TRACING/buffer_size_kb
+    echo mono > $TRACING/trace_clock
+    echo pull-down > $BUTTON_PULL
+    rm -f /tmp/buttons.out
+    traced_start /tmp/buttons.out /tmp/buttons.err $binary buttons --board /lane/kernel-lane-buttons.yml --uinput
+    until grep -q '^hapticboard buttons: board ' /tmp/buttons.out; do
+        tries=$((tries + 1))
+        if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
+            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
+            echo local > $TRACING/trace_clock
+            fail "buttons ($build): hapticboard buttons never started: $(first_line /tmp/buttons.err)"
+            return
+        fi
+        sleep 0.05
+    done
+    node=$(sed -n 's|^hapticboard buttons: input device \(/dev/input/event[0-9]*\).*|\1|p' /tmp/buttons.out)
+    echo "lane: $(grep '^hapticboard buttons: ' /tmp/buttons.out | tr '\n' ' ')"
+    key-reader "$node" > /tmp/keys.out 2>&1 &
+    reader=$!
+    tries=0
+    until grep -q '^ready' /tmp/keys.out || [ $tries -gt 100 ]; do tries=$((tries + 1)); sleep 0.05; done
+    press=0
+    while [ $press -lt $BUTTON_PRESSES ]; do
+        echo pull-up > $BUTTON_PULL
+        sleep 0.03
+        echo pull-down > $BUTTON_PULL
+        sleep 0.03
+        press=$((press + 1))
+    done
+    sleep 0.5
+    kill -INT $TRACED_PID
+    traced_wait
+    status=$?
+    traced_finish
+    echo local > $TRACING/trace_clock
+    kill -TERM $reader 2> /dev/null
+    wait $reader 2> /dev/null
+    # Each press's rising edge (kernel time, seconds) and the first SMBus write to 0x5A after it.
+    grep -E '^fire LANE_BUTTON rising at ' /tmp/buttons.out | awk '{ print $5, "edge" }' > /tmp/buttons.edges
+    timed_trace_events | awk '$3 == "w" { print $1, "write" }' > /tmp/buttons.writes
+    sort -n -k 1,1 /tmp/buttons.edges /tmp/buttons.writes | awk '
+        $2 == "edge" { if (pending != "") missing++; pending = $1; next }
+        $2 == "write" && pending != "" { printf "%.1f\n", ($1 - pending) * 1000000; pending = "" }
+        END { if (pending != "") missing++; print "missing", missing + 0 > "/tmp/buttons.missing" }' | sort -n > /tmp/buttons.latency
+    local edges presses_seen keys_down keys_up measured p50 p99
+    edges=$(wc -l < /tmp/buttons.edges)
+    presses_seen=$(grep -c '^  fire press ' /tmp/buttons.out)
+    keys_down=$(grep -c '^key 304 1$' /tmp/keys.out)
+    keys_up=$(grep -c '^key 304 0$' /tmp/keys.out)
+    measured=$(wc -l < /tmp/buttons.latency)
+    p50=$(awk -v n=$measured 'NR == int((n - 1) * 0.50) + 1 { print; exit }' /tmp/buttons.latency)
+    p99=$(awk -v n=$measured 'NR == int((n - 1) * 0.99) + 1 { print; exit }' /tmp/buttons.latency)
+    if [ "$presses_seen" -eq $BUTTON_PRESSES ] && [ "$measured" -eq $BUTTON_PRESSES ] && [ $status -eq 130 ]; then
+        pass "buttons ($build): $BUTTON_PRESSES gpio-sim presses, $presses_seen presses bound, each followed by an SMBus write: edge (kernel timestamp) → first bus write p50 $p50 µs, p99 $p99 µs (TCG emulation); exit 130"
+    else
+        fail "buttons ($build): expected $BUTTON_PRESSES presses each with a bus write and exit 130; got $edges rising edges, $presses_seen presses, $measured with a write ($(cat /tmp/buttons.missing)), exit $status: $(first_line /tmp/buttons.err)"
+    fi
+    if [ -n "$node" ] && [ "$keys_down" -eq $BUTTON_PRESSES ] && [ "$keys_up" -eq $BUTTON_PRESSES ]; then
+        pass "buttons ($build): key-reader read $keys_down BTN_SOUTH presses and $keys_up releases back from $node"
+    else
+        fail "buttons ($build): expected $BUTTON_PRESSES BTN_SOUTH presses and releases on the uinput device; got node '$node', $keys_down down, $keys_up up: $(tail -n 1 /tmp/keys.out)"
+    fi
+}
+
 scenario_force_feedback_device() {
     local build=$1 binary tries=0 status client_status node
     binary=$(hapticboard_of $build)
@@ -967,6 +1044,7 @@ lane_main() {
         scenario_two_chips $build
         scenario_service $build
         scenario_force_feedback_device $build
+        scenario_buttons $build
         scenario_evdev_actuator $build
         scenario_evdev_unplugged $build
         scenario_evdev_without_ff $build

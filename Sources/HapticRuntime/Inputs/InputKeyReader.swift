@@ -1,0 +1,73 @@
+import ActuatorHAL
+import Foundation
+
+/// Reads an input device's keys (`inputs: evdev:`) on a thread of its own and hands each press
+/// and release of a mapped key to the bindings, inline, as `InputLineReader` does for a line.
+/// Keys need no debounce (the keyboard's controller has done it) and carry the kernel's time.
+public final class InputKeyReader: @unchecked Sendable {
+    public let source: any KeyEventSource
+    /// Input names by key code.
+    private let names: [UInt16: [String]]
+    private let bindings: InputBindings?
+    private let lock = NSLock()
+    private var stopping = false
+    private var started = false
+    private var failureValue: KeySourceError?
+    private let finished = DispatchSemaphore(value: 0)
+    /// Called with every decoded event before the bindings act on it (on the reader's thread).
+    public var eventHandler: (@Sendable (InputEvent) -> Void)?
+    /// Called once when the device fails (unplugged, a read error).
+    public var failureHandler: (@Sendable (KeySourceError) -> Void)?
+
+    /// A reader of `source` whose `keys` (input name → key code) are inputs.
+    public init(source: any KeyEventSource, keys: [String: UInt16], bindings: InputBindings?) {
+        self.source = source
+        names = Dictionary(grouping: keys.keys.sorted(), by: { keys[$0] ?? 0 })
+        self.bindings = bindings
+    }
+
+    /// The error that ended the reader, if one did.
+    public var failure: KeySourceError? {
+        lock.withLock { failureValue }
+    }
+
+    /// Waits up to `timeout` for one key and acts on it; returns the events. One turn of the thread.
+    @discardableResult
+    public func step(timeout: Duration) throws(KeySourceError) -> [InputEvent] {
+        guard let key = try source.waitForKey(timeout: timeout) else { return [] }
+        let events = (names[key.code] ?? []).map { InputEvent(input: $0, kind: key.pressed ? .press : .release, timestamp: key.timestamp) }
+        for event in events {
+            eventHandler?(event)
+            bindings?.receive(event)
+        }
+        return events
+    }
+
+    /// Starts the reader's thread.
+    public func start() {
+        lock.withLock { started = true }
+        let thread = Thread { [self] in
+            while !lock.withLock({ stopping }) {
+                do throws(KeySourceError) {
+                    try step(timeout: InputLineReader.pollInterval)
+                } catch {
+                    lock.withLock { failureValue = error }
+                    failureHandler?(error)
+                    break
+                }
+            }
+            finished.signal()
+        }
+        thread.name = "hapticboard-keys"
+        thread.start()
+    }
+
+    /// Stops the thread and waits for it (at most one poll interval).
+    public func stop() {
+        let running = lock.withLock { () -> Bool in
+            defer { stopping = true }
+            return started && !stopping
+        }
+        if running { finished.wait() }
+    }
+}

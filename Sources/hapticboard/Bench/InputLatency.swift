@@ -1,0 +1,57 @@
+import ActuatorHAL
+import ActuatorHALLinux
+import Foundation
+import HapticRuntime
+import HardwareMocks
+
+/// `bench --inputs`: a press on a simulated line until the first register write of its bound
+/// effect reaches a zero-cost bus. The line is a `QueuedInputLine` whose reader thread blocks as on
+/// a GPIO line's event descriptor; the edge carries the instant it was injected as its "kernel"
+/// timestamp. Reader thread, decoder, bindings, service, engine and scheduler are the real ones;
+/// the chip is the sim board's DRV2605L, ready, behind a `ZeroCostBus`.
+struct InputLatency {
+    /// How long each press is left to end before the next.
+    static let settle = Duration.milliseconds(30)
+    static let patience = Duration.seconds(2)
+
+    let clock: SystemMonotonicClock
+    let realtime: Bool
+    let samples: Int
+
+    func run() throws -> LatenessHistogram {
+        let hardware = ZeroCostBoardHardware(wall: clock)
+        let board = try Board.sim.open(on: hardware)
+        var limits = HapticService.Limits()
+        limits.triggersPerSecond = 1_000_000
+        limits.triggerBurst = 1_000_000
+        let service = HapticService(board: board, scheduler: DeadlineScheduler(clock: clock, name: "hapticboard-bench-inputs"),
+                                    library: ContentLibrary(folder: FileManager.default.temporaryDirectory), limits: limits)
+        try service.start(timing: realtime ? RealtimeThread() : nil)
+        defer { service.shutDown() }
+        // Ready for the whole run, so each press measures software, not a wake.
+        try service.keepAwake(for: .seconds(3_600))
+        guard let bus = hardware.zeroCostBus else { throw CommandLineError.noActuators(board: "sim") }
+
+        let line = QueuedInputLine(name: "bench button")
+        let decoder = InputDecoder(buttons: [("button", .zero, .low)], encoders: [])
+        let bindings = InputBindings(service: service, bindings: [InputBinding(input: "button", trigger: .press, content: .effect(1))])
+        let reader = InputLineReader(line: line, role: .button("button"), clock: clock, decoder: decoder, bindings: bindings)
+        reader.start()
+        defer { reader.stop() }
+
+        // The first press is not measured: it compiles and caches what later presses reuse.
+        line.inject(.rising, at: clock.now)
+        line.inject(.falling, at: clock.now)
+        try clock.sleep(for: Self.settle)
+        var histogram = LatenessHistogram()
+        for _ in 0..<samples {
+            bus.arm()
+            let pressed = clock.now
+            line.inject(.rising, at: pressed)
+            if let wrote = bus.waitForWrite(patience: Self.patience) { histogram.record(wrote - pressed) }
+            line.inject(.falling, at: clock.now)
+            try clock.sleep(for: Self.settle)
+        }
+        return histogram
+    }
+}

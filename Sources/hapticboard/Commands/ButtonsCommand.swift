@@ -1,0 +1,118 @@
+import ActuatorHAL
+import ActuatorHALLinux
+import ArgumentParser
+import Foundation
+import HapticRuntime
+import HardwareMocks
+
+/// `hapticboard buttons`: the board's inputs and bindings, with every edge printed.
+struct ButtonsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "buttons",
+        abstract: "Run the board's buttons and encoders with their bindings, printing each edge, its kernel timestamp and its latency.",
+        discussion: """
+            Requests every line of the board file's inputs: section (bias, active level, debounce: \
+            in the kernel with libgpiod 2, in software with 1.6), plays the bindings through the \
+            same service `serve` runs, and prints one line per edge: the line, the edge, the \
+            kernel's CLOCK_MONOTONIC timestamp, and what it did with the time from the edge until \
+            the bindings had handed their players to the scheduler, which writes the first \
+            command on that same thread when it is due at once (so this is edge → first bus \
+            write for a press whose actuator is ready). Runs until Ctrl-C (SIGINT) or SIGTERM, or \
+            for --seconds; the actuators end stopped and in standby.
+
+            With --uinput the board is also a Linux input device (the force-feedback device \
+            `rumble` creates, with the buttons' key: codes as EV_KEY and the encoders' axis: as \
+            EV_REL): presses and detents are reported there, and games' rumble plays too.
+
+            Examples:
+              hapticboard buttons --board kiosk-buttons
+              hapticboard buttons --board kiosk-buttons --seconds 30
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(name: .long, help: "Stop after this many seconds (default: until SIGINT or SIGTERM).")
+    var seconds: Double?
+
+    @Flag(name: .long, help: "Also report presses and detents on the board's uinput device (with force feedback), as keys and a wheel.")
+    var uinput = false
+
+    func validate() throws {
+        if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be a positive number, not \(seconds).") }
+    }
+
+    func run() throws {
+        options.bootstrapLogging()
+        let board = try CommandBoard.open(options.resolvedBoard)
+        defer { board.close() }
+        let configuration = board.board.inputs
+        guard !configuration.isEmpty else {
+            throw CommandLineError.content("board \(board.name) has no inputs: section (docs/inputs.md shows one)")
+        }
+        let library = try configuration.library.map { try ContentLibrary.load(folder: $0) } ?? ContentLibrary(folder: URL(fileURLWithPath: "/nonexistent/hapticboard-library"))
+        let clock: any MonotonicClock = board.simulatedClock.map { PacedClock(pacing: $0, by: SystemMonotonicClock()) } ?? board.opened.clock
+        let service = HapticService(board: board.opened, scheduler: DeadlineScheduler(clock: clock, name: "hapticboard-buttons"), library: library)
+        let ended = RumbleEnding()
+        let signals = StopRequest()
+        let termination = TerminationGuard.install(stop: { service.engine.stopAtOnce() }) { status in
+            signals.record(signal: status - 128)
+            ended.finish(nil)
+        }
+        defer { termination.uninstall() }
+        try service.start(timing: RealtimeThread())
+        defer { service.shutDown() }
+        var provider: ForceFeedbackProvider?
+        if uinput {
+            let device = try board.opened.hardware.createForceFeedbackDevice(board.board.forceFeedbackSetup)
+            provider = try ForceFeedbackProvider(device: device, engine: service.engine, layout: board.board.forceFeedbackLayout)
+            provider?.start()
+            FileHandle.standardOutput.write(Data("hapticboard buttons: input device \(device.clientPath ?? "(uinput)") '\(device.setup.name)'\n".utf8))
+        }
+        defer { provider?.stop() }
+        let inputs = try BoardInputs(configuration, hardware: board.opened.hardware, service: service, device: provider?.device)
+        let printer = ButtonPrinter(clock: board.opened.clock)
+        for reader in inputs.readers {
+            let line = reader.line.name
+            reader.edgeHandler = { role, edge in printer.edge(line: line, role: role, edge) }
+            reader.failureHandler = { role, error in printer.say("hapticboard buttons: input \(role.input) stopped: \(error)") }
+        }
+        inputs.keyReader?.failureHandler = { error in printer.say("hapticboard buttons: keys stopped: \(error)") }
+        inputs.decoder.warningHandler = { printer.say("hapticboard buttons: warning: \($0)") }
+        inputs.bindings?.reportHandler = { printer.report($0) }
+        inputs.start()
+        defer { inputs.stop() }
+        let lines = inputs.readers.map { "\($0.role.input)=\($0.line.name)\($0.line.kernelDebounce > .zero ? " (kernel debounce)" : "")" }
+            + (inputs.keyReader.map { ["keys of \($0.source.path)"] } ?? [])
+        printer.say("hapticboard buttons: board \(board.name): \(lines.joined(separator: ", ")); \(configuration.bindings.count) binding(s)")
+        if let seconds {
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { ended.finish(nil) }
+        }
+        _ = ended.wait()
+        if let signal = signals.received { throw CommandTermination(signal: signal) }
+    }
+}
+
+/// Prints from the readers' threads one line at a time.
+final class ButtonPrinter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let clock: any MonotonicClock
+
+    init(clock: any MonotonicClock) {
+        self.clock = clock
+    }
+
+    func say(_ text: String) {
+        lock.withLock { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+    }
+
+    func edge(line: String, role: InputDecoder.LineRole, _ edge: EdgeEvent) {
+        say(String(format: "%@ %@ %@ at %.6f s", role.input, line, edge.edge == .rising ? "rising" : "falling", edge.timestamp.seconds))
+    }
+
+    func report(_ report: InputBindings.Report) {
+        let latency = Double((clock.now - report.event.timestamp).nanoseconds) / 1_000
+        let played = report.players.isEmpty ? "no player" : "players \(report.players.map(String.init).joined(separator: ", "))"
+        say(String(format: "  %@ → %@, edge → scheduled %.0f µs", report.event.description, played, latency) + report.problems.map { "\n  refused: \($0)" }.joined())
+    }
+}

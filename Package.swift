@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         // Tests only: counts allocations, to prove the real-time path makes none.
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        // Tests only: property tests (generated patterns) through Swift Testing.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x, chosen by its header), ALSA,
@@ -125,6 +127,7 @@ let package = Package(
             dependencies: [
                 "HapticRuntime", "ActuatorHAL", "ActuatorHALLinux", "HardwareMocks", "AllocationCounting",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(name: "hapticboardTests", dependencies: [

@@ -117,7 +117,8 @@ let package = Package(
             dependencies: ["ActuatorHAL", "ActuatorHALLinux", "HardwareMocks"]
         ),
         .testTarget(name: "ActuatorHALTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
-        .testTarget(name: "ActuatorHALLinuxTests", dependencies: ["ActuatorHALLinux", "ActuatorHAL", "HardwareMocks"]),
+        // FuzzFindings/: inputs the fuzz targets found, replayed by the tests beside them.
+        .testTarget(name: "ActuatorHALLinuxTests", dependencies: ["ActuatorHALLinux", "ActuatorHAL", "HardwareMocks"], exclude: ["FuzzFindings"]),
         .testTarget(name: "HardwareMocksTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         // A thread-local allocation counter for the malloc interposer's hook.
         .target(name: "AllocationCounting", path: "Tests/AllocationCounting"),
@@ -128,7 +129,8 @@ let package = Package(
                 "HapticRuntime", "ActuatorHAL", "ActuatorHALLinux", "HardwareMocks", "AllocationCounting",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+            ],
+            exclude: ["FuzzFindings"]
         ),
         .testTarget(name: "hapticboardTests", dependencies: [
             "hapticboard",

@@ -54,7 +54,8 @@ for target in "${targets[@]}"; do
     export TMPDIR="$PWD/$scratch/tmp"
     mkdir -p "$TMPDIR"
     set +e
-    "$bin/fuzz-$target" "$work" "Fuzz/Corpus/$target" \
+    # Swift's own backtracer would race libFuzzer's and AddressSanitizer's handlers for the crash.
+    SWIFT_BACKTRACE=enable=no "$bin/fuzz-$target" "$work" "Fuzz/Corpus/$target" \
         -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss_mb" -malloc_limit_mb="$rss_mb" \
         -max_len=16384 -detect_leaks=1 -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1
     status=$?

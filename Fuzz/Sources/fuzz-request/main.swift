@@ -10,7 +10,8 @@ import HardwareMocks
 /// actuator is not driving.
 ///
 /// Input: a route byte, the route's fields (actuator byte, priority), then the body.
-private let hardware = SimulatedBoardHardware()
+// libFuzzer calls the target from one thread only.
+nonisolated(unsafe) private let hardware = SimulatedBoardHardware()
 private let service: HapticService = {
     do {
         var limits = HapticService.Limits()
@@ -52,9 +53,9 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
         Invariant.require(!"\(error)".isEmpty, "a refusal without a reason")
     }
-    service.scheduler.run(until: clock.now + .milliseconds(20))
+    service.scheduler.run(until: clock.now + .milliseconds(5))
     service.stopAll()
-    service.scheduler.run(until: clock.now + .milliseconds(20))
+    service.scheduler.run(until: clock.now + .milliseconds(5))
     Invariant.require(service.players.isEmpty, "players left after stopAll: \(service.players)")
     let level = hardware.chips["main"]?.chip.drive.level(at: clock.now).amplitude ?? 0
     Invariant.require(level == 0, "the actuator drives \(level) after every player stopped")

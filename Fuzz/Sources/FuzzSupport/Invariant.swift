@@ -8,7 +8,7 @@ public enum Invariant {
     public static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
         guard !condition else { return }
         let text = "invariant broken: \(message())\n"
-        _ = text.withCString { fputs($0, stderr) }
+        _ = text.withCString { write(2, $0, strlen($0)) }
         abort()
     }
 

@@ -38,7 +38,8 @@ private final class Rig {
     }
 }
 
-private let rig: Rig = {
+// libFuzzer calls the target from one thread only.
+nonisolated(unsafe) private let rig: Rig = {
     do { return try Rig() } catch { fatalError("the force-feedback rig does not start: \(error)") }
 }()
 

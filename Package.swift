@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         // Tests only: counts allocations, to prove the real-time path makes none.
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        // Tests only: property tests (generated patterns) through Swift Testing.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Thin C shims over i2c-dev + libi2c, libgpiod (1.6 or 2.x, chosen by its header), ALSA,
@@ -115,7 +117,8 @@ let package = Package(
             dependencies: ["ActuatorHAL", "ActuatorHALLinux", "HardwareMocks"]
         ),
         .testTarget(name: "ActuatorHALTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
-        .testTarget(name: "ActuatorHALLinuxTests", dependencies: ["ActuatorHALLinux", "ActuatorHAL", "HardwareMocks"]),
+        // FuzzFindings/: inputs the fuzz targets found, replayed by the tests beside them.
+        .testTarget(name: "ActuatorHALLinuxTests", dependencies: ["ActuatorHALLinux", "ActuatorHAL", "HardwareMocks"], exclude: ["FuzzFindings"]),
         .testTarget(name: "HardwareMocksTests", dependencies: ["ActuatorHAL", "HardwareMocks"]),
         // A thread-local allocation counter for the malloc interposer's hook.
         .target(name: "AllocationCounting", path: "Tests/AllocationCounting"),
@@ -125,7 +128,9 @@ let package = Package(
             dependencies: [
                 "HapticRuntime", "ActuatorHAL", "ActuatorHALLinux", "HardwareMocks", "AllocationCounting",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
-            ]
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["FuzzFindings"]
         ),
         .testTarget(name: "hapticboardTests", dependencies: [
             "hapticboard",

@@ -2,7 +2,8 @@
 # The whole test suite: installs what is missing, runs every XCTest on the simulated hardware
 # (the examples included), builds the consumer package (Examples/TestRigBus) and checks that it
 # links no C device library, compiles the C drivers against libgpiod 2.x as well as the system's
-# 1.6, then runs the kernel lane
+# 1.6, runs every libFuzzer target for a bounded time (Scripts/fuzz.sh; HAPTICBOARD_FUZZ_SECONDS
+# each, default 25: all nine under 4 minutes plus their build), then runs the kernel lane
 # (Tests/KernelLane/run.sh: the release binary against Debian's kernel under QEMU).
 # HAPTICBOARD_SKIP_LANE=1 skips the lane for a quick local run; CI always runs it.
 set -euo pipefail
@@ -13,6 +14,7 @@ swift build --build-tests
 swift test
 Scripts/check-consumer-package.sh
 Scripts/build-libgpiod2.sh
+Scripts/fuzz.sh all "${HAPTICBOARD_FUZZ_SECONDS:-25}"
 if [ "${HAPTICBOARD_SKIP_LANE:-0}" = 1 ]; then
     echo "kernel lane: skipped (HAPTICBOARD_SKIP_LANE=1)" >&2
 else

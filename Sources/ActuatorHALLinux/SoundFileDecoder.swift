@@ -20,8 +20,16 @@ public struct SoundFileDecoder: Sendable {
     }
 
     /// The file at `path` decoded and converted to `sampleRate`.
+    /// - Throws: as `decode(path:)`, and `.decoding` naming the file when its rate cannot be
+    ///   converted (libsamplerate goes no further than 256× either way).
     public func decode(path: String, sampleRate: Int) throws(SoundFileError) -> DecodedSound {
-        try SampleRateConverter.convert(decode(path: path), to: sampleRate)
+        let sound = try decode(path: path)
+        do {
+            return try SampleRateConverter.convert(sound, to: sampleRate)
+        } catch {
+            // The converter knows rates, not files: name the file that cannot reach the device's rate.
+            throw .decoding(path: path, reason: error.description)
+        }
     }
 
     /// The file at `path` at its own rate, downmixed to one channel (the mean of its channels),

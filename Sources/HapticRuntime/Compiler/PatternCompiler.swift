@@ -65,6 +65,9 @@ public struct PatternCompiler: Sendable {
             (commands, end) = compileForChip(evaluator, rate: rate, warnings: &warnings)
         }
         end = min(max(end, pattern.duration), options.maximumDuration)
+        // A release or stream tail running past the longest program is cut with the rest of it,
+        // so nothing follows the stop.
+        commands.removeAll { $0.time > end }
         if !commands.isEmpty {
             commands.append(TimedCommand(time: end, command: .stop))
         }

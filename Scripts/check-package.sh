@@ -41,7 +41,7 @@ check "the udev rules are where udev reads packaged rules" test -f "$root/lib/ud
 check "the board file is a conffile" grep -qx /etc/hapticboard/board.yml <(dpkg-deb -I "$package" conffiles)
 check "bash completion" grep -q hapticboard "$root/usr/share/bash-completion/completions/hapticboard"
 check "zsh completion" grep -q '#compdef hapticboard' "$root/usr/share/zsh/vendor-completions/_hapticboard"
-check "fish completion" grep -q 'complete -c hapticboard' "$root/usr/share/fish/vendor_completions.d/hapticboard.fish"
+check "fish completion" grep -Eq "complete -c '?hapticboard" "$root/usr/share/fish/vendor_completions.d/hapticboard.fish"
 check "the man page names every subcommand" bash -c "zcat '$root/usr/share/man/man1/hapticboard.1.gz' | grep -q '^\.SS serve' && zcat '$root/usr/share/man/man1/hapticboard.1.gz' | grep -q '^\.SS calibrate'"
 check "copyright and changelog" test -f "$root/usr/share/doc/hapticboard/copyright" -a -f "$root/usr/share/doc/hapticboard/changelog.gz"
 check "Depends names libgpiod and libasound" grep -Eq '^Depends: .*libgpiod.*' <<< "$control"

@@ -50,6 +50,7 @@ check "the maintainer scripts parse" bash -c "for script in postinst prerm postr
 if command -v systemd-analyze > /dev/null; then
     check "systemd-analyze verifies the packaged unit" bash -c "sed 's|^ExecStart=/usr/bin/hapticboard|ExecStart=$root/usr/bin/hapticboard|' '$unit' > '$root/hapticboard.service' && systemd-analyze verify --man=no '$root/hapticboard.service'"
 fi
+Scripts/install-deps.sh lintian
 if command -v lintian > /dev/null; then
     # Each remark lintian still makes is explained in docs/packaging.md; any other fails.
     remarks=$(lintian --no-tag-display-limit "$package" 2>&1 | grep -E '^[EW]: ' | sed 's/^[EW]: hapticboard[^:]*: //' | cut -d ' ' -f 1 | sort -u || true)

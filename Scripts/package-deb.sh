@@ -74,7 +74,7 @@ install -D -m 0644 "$work/fish" "$root/usr/share/fish/vendor_completions.d/hapti
     for command in $("$binary" --help | awk '/^SUBCOMMANDS:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ && seen { exit } on { seen = 1 }'); do
         echo ".SS $command"
         echo ".nf"
-        "$binary" help "$command" | sed 's/\\/\\e/g; s/^\./\\\&./'
+        "$binary" help "$command" | sed "s/\\\\/\\\\e/g; s/^\\([.']\\)/\\\\\\&\\1/"
         echo ".fi"
     done
     echo "[FILES]"

@@ -3,7 +3,8 @@
 # (the examples included), builds the consumer package (Examples/TestRigBus) and checks that it
 # links no C device library, compiles the C drivers against libgpiod 2.x as well as the system's
 # 1.6, then runs the kernel lane
-# (Tests/KernelLane/run.sh: the release binary against Debian's kernel under QEMU).
+# (Tests/KernelLane/run.sh: the release binary against Debian's kernel under QEMU), and builds
+# the Debian package and checks it in a scratch root (Scripts/package-deb.sh, check-package.sh).
 # HAPTICBOARD_SKIP_LANE=1 skips the lane for a quick local run; CI always runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,8 +14,13 @@ swift build --build-tests
 swift test
 Scripts/check-consumer-package.sh
 Scripts/build-libgpiod2.sh
+package_from=()
 if [ "${HAPTICBOARD_SKIP_LANE:-0}" = 1 ]; then
     echo "kernel lane: skipped (HAPTICBOARD_SKIP_LANE=1)" >&2
 else
     Tests/KernelLane/run.sh
+    # The lane's release binary is the package's: the same flags, the system's libgpiod.
+    package_from=(--binary .build-lane/binaries/libgpiod1/hapticboard)
 fi
+# The Debian package, unpacked into a scratch root and checked (docs/packaging.md).
+Scripts/check-package.sh "$(Scripts/package-deb.sh "${package_from[@]}")"

@@ -114,9 +114,14 @@ public final class PCMCaptureSink: PCMSink {
         return stride(from: index, to: samples.count, by: format.channels).map { Double(samples[$0]) / 32768 }
     }
 
+    /// The error every call fails with from now on, as a USB device's calls do once it is
+    /// unplugged (`.io` with ENODEV); nil: working. What was captured stays for inspection.
+    public var injectedFailure: PCMError?
+
     /// Queues whole frames, starting playback if stopped and sleeping on the virtual clock while
     /// the buffer is full; returns the frames written (all of them).
     public func write(_ interleavedSamples: [Int16]) throws(PCMError) -> Int {
+        if let injectedFailure { throw injectedFailure }
         guard interleavedSamples.count % format.channels == 0 else {
             // snd_pcm_writei counts whole frames; a partial frame is a caller error.
             throw PCMError.io(device: name, errno: .invalidArgument)
@@ -158,6 +163,7 @@ public final class PCMCaptureSink: PCMSink {
 
     /// The queue as of the last position update, with its instant.
     public func queueReading() throws(PCMError) -> PCMQueueReading {
+        if let injectedFailure { throw injectedFailure }
         noteUnderrun()
         guard isRunning, let segment = segments.last else { return PCMQueueReading(frames: 0, measuredAt: clock.now) }
         switch positionGranularity {
@@ -175,6 +181,7 @@ public final class PCMCaptureSink: PCMSink {
 
     /// Sleeps on the virtual clock until the last queued frame has played, then stops.
     public func drain() throws(PCMError) {
+        if let injectedFailure { throw injectedFailure }
         noteUnderrun()
         guard isRunning else { return }
         clock.sleep(until: time(ofFrame: frameCount))
@@ -183,6 +190,7 @@ public final class PCMCaptureSink: PCMSink {
 
     /// Stops at once; frames not yet played are dropped from `samples`.
     public func stop() throws(PCMError) {
+        if let injectedFailure { throw injectedFailure }
         noteUnderrun()
         guard isRunning else { return }
         samples.removeLast(queued() * format.channels)

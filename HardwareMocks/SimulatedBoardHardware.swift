@@ -56,10 +56,27 @@ public final class SimulatedBoardHardware: BoardHardware {
     /// A capture sink with the four-period buffer a real device is asked for, so a drive block
     /// too long to fit makes the writer wait here as it would there.
     public func openPCM(device: String, format: PCMFormat, for owner: String) throws(PCMError) -> any PCMSink {
+        // ALSA finds no card to open: its device node is gone.
+        guard !unpluggedPCMOwners.contains(owner) else { throw .open(device: device, errno: .noSuchFileOrDirectory) }
         // Its position moves a period at a time, as a real device's does.
         let sink = try PCMCaptureSink(name: "sim \(owner)", format: format, positionGranularity: .period(halfOutOfPhaseWith: format), clock: virtualClock)
         pcmSinks[owner, default: []].append(sink)
         return sink
+    }
+
+    /// The owners whose PCM device is unplugged (`unplugPCM(of:)`).
+    public private(set) var unpluggedPCMOwners: Set<String> = []
+
+    /// Unplugs `owner`'s PCM device (a USB sound card pulled out): every call on its open sinks
+    /// fails with ENODEV, as ALSA's do, and opening it fails until `plugInPCM(of:)`.
+    public func unplugPCM(of owner: String) {
+        unpluggedPCMOwners.insert(owner)
+        for sink in pcmSinks[owner] ?? [] { sink.injectedFailure = .io(device: sink.name, errno: .operationNotSupportedByDevice) }
+    }
+
+    /// Plugs `owner`'s PCM device in again: the next open finds it (sinks opened before stay dead).
+    public func plugInPCM(of owner: String) {
+        unpluggedPCMOwners.remove(owner)
     }
 
     /// A simulated device behaving as the kernel does towards its clients, found at

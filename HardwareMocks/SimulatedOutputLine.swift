@@ -1,4 +1,5 @@
 import ActuatorHAL
+import SystemPackage
 
 /// A simulated GPIO output (e.g. a DRV2605's EN pin): records every level change against the
 /// virtual clock and tells observers (the chip model) about it.
@@ -21,7 +22,12 @@ public final class SimulatedOutputLine: DigitalOutput {
         observers.append(observer)
     }
 
+    /// The error every `set` fails with from now on: the line's GPIO chip went away (a USB or I2C
+    /// GPIO expander unplugged: ENODEV) and the line stays at the level last driven. Nil: working.
+    public var injectedFailure: Errno?
+
     public func set(_ level: LineLevel) throws(GPIOError) {
+        if let injectedFailure { throw .io(line: name, operation: "set", errno: injectedFailure) }
         self.level = level
         history.append((clock.now, level))
         for observer in observers { observer(level) }

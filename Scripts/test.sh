@@ -3,8 +3,9 @@
 # (the examples included), builds the consumer package (Examples/TestRigBus) and checks that it
 # links no C device library, compiles the C drivers against libgpiod 2.x as well as the system's
 # 1.6, runs every libFuzzer target for a bounded time (Scripts/fuzz.sh; HAPTICBOARD_FUZZ_SECONDS
-# each, default 25: all nine under 4 minutes plus their build), then runs the kernel lane
-# (Tests/KernelLane/run.sh: the release binary against Debian's kernel under QEMU).
+# each, default 20: all nine in 3 minutes plus their build), then runs the kernel lane
+# (Tests/KernelLane/run.sh: the release binary against Debian's kernel under QEMU), and builds
+# the Debian package and checks it in a scratch root (Scripts/package-deb.sh, check-package.sh).
 # HAPTICBOARD_SKIP_LANE=1 skips the lane for a quick local run; CI always runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,9 +15,14 @@ swift build --build-tests
 swift test
 Scripts/check-consumer-package.sh
 Scripts/build-libgpiod2.sh
-Scripts/fuzz.sh all "${HAPTICBOARD_FUZZ_SECONDS:-25}"
+Scripts/fuzz.sh all "${HAPTICBOARD_FUZZ_SECONDS:-20}"
+package_from=()
 if [ "${HAPTICBOARD_SKIP_LANE:-0}" = 1 ]; then
     echo "kernel lane: skipped (HAPTICBOARD_SKIP_LANE=1)" >&2
 else
     Tests/KernelLane/run.sh
+    # The lane's release binary is the package's: the same flags, the system's libgpiod.
+    package_from=(--binary .build-lane/binaries/libgpiod1/hapticboard)
 fi
+# The Debian package, unpacked into a scratch root and checked (docs/packaging.md).
+Scripts/check-package.sh "$(Scripts/package-deb.sh "${package_from[@]}")"

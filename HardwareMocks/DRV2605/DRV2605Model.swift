@@ -137,6 +137,14 @@ public final class DRV2605Model: SimulatedI2CDevice {
         injectFault(Field.overCurrent)
     }
 
+    /// Simulates a reset of the chip while EN stays high (a supply dip below the chip's undervoltage
+    /// threshold, an ESD event): every register goes back to its reset value and the output stops,
+    /// as at power-up, without anything on the bus or the EN line saying so.
+    public func injectPowerOnReset() {
+        settle()
+        resetRegisterFile()
+    }
+
     /// The ESTIMATED playback time of ROM effect `id` (1–123) as the model plays it; zero for ids
     /// the libraries do not define. TI publishes no duration table: see `DRV2605ROMEffect`.
     public static func estimatedDuration(ofEffect id: UInt8) -> Duration {

@@ -83,6 +83,9 @@ public enum ActuatorFault: String, Sendable, Hashable, Codable, CaseIterable {
     case overTemperature = "over-temperature"
     case overCurrent = "over-current"
     case diagnosticFailed = "diagnostic-failed"
+    /// The chip's registers are back at their reset values while it should be configured: it was
+    /// reset behind the driver's back (a supply dip, ESD) and must be initialised again.
+    case registersReset = "registers-reset"
 }
 
 /// What an actuator is doing, as read from the hardware.

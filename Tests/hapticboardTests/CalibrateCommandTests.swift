@@ -1,3 +1,4 @@
+import ActuatorHAL
 import Foundation
 import XCTest
 @testable import hapticboard
@@ -64,6 +65,31 @@ final class CalibrateCommandTests: XCTestCase {
         let broken = try command.run(["status", "--state-dir", state])
         XCTAssertEqual(broken.status, 1)
         XCTAssertTrue(broken.errorOutput.contains("calibration.json: calibration state"), broken.errorOutput)
+    }
+
+    /// docs/faults.md "disk full when storing calibration": a typed error naming the file and
+    /// ENOSPC, and the file keeps the results it had (the write is atomic).
+    func testADiskFullWhenStoringCalibrationIsATypedErrorAndKeepsTheStoredResults() throws {
+        var store = CalibrationStore(directory: stateDirectory())
+        var contents = CalibrationStore.Contents()
+        let first = DRV2605CalibrationResult(compensation: 0x0C, backEMF: 0x6C, backEMFGain: 2)
+        contents.store(first, board: "sim", actuator: "main", at: Date(timeIntervalSince1970: 0))
+        try store.save(contents)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
+
+        // What Foundation throws when write(2) finds the file system full.
+        store.writeFile = { _, _ in
+            throw NSError(domain: NSCocoaErrorDomain, code: CocoaError.fileWriteOutOfSpace.rawValue,
+                          userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC))])
+        }
+        contents.store(DRV2605CalibrationResult(compensation: 0x0D, backEMF: 0x70, backEMFGain: 2), board: "sim", actuator: "main", at: Date())
+        XCTAssertThrowsError(try store.save(contents)) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.hasPrefix(store.path + ": calibration state: cannot write it: No space left on device (errno 28)"), message)
+            XCTAssertTrue(message.contains("not stored"), message)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.path)), before, "the stored results are untouched")
+        XCTAssertEqual(try CalibrationStore(directory: store.directory).load().result(board: "sim", actuator: "main"), first)
     }
 
     func testDefaultStateDirectory() {

@@ -252,13 +252,50 @@ public final class DRV2605Actuator: Actuator {
     /// STATUS and GO; off reports without bus traffic. OVER_TEMP, OC_DETECT and DIAG_RESULT become
     /// faults — also those an earlier read saw (identifying the chip at wake, a diagnostic), since
     /// the chip clears OVER_TEMP and DIAG_RESULT on every read: each is reported once.
+    ///
+    /// MODE and a configuration register are read too: a chip reset behind the driver's back (a
+    /// supply dip, ESD) keeps EN high and acknowledges as before, but its registers are back at
+    /// their reset values and it sits in standby ignoring RTP writes. That is `.registersReset`,
+    /// and the actuator then counts as off, so the next `wake()` writes the configuration again.
     public func status() throws -> ActuatorStatus {
         guard powerState != .off else { return ActuatorStatus(powerState: .off, isPlaying: false, faults: []) }
         _ = try driver.readStatus()
         let flags = driver.takeUnreportedFaults()
         var faults = flags.faults
         if flags.diagnosticFailed { faults.insert(.diagnosticFailed) }
-        return ActuatorStatus(powerState: powerState, isPlaying: try driver.isRunning(), faults: faults)
+        let isPlaying = try driver.isRunning()
+        if try lostItsRegisters() {
+            faults.insert(.registersReset)
+            powerState = .off
+            preparedMode = nil
+            return ActuatorStatus(powerState: .off, isPlaying: false, faults: faults)
+        }
+        return ActuatorStatus(powerState: powerState, isPlaying: isPlaying, faults: faults)
+    }
+
+    /// Whether the chip no longer holds what was written to it: MODE is not the mode it was
+    /// prepared for, or the configuration's witness register (`resetWitness`) reads its reset value.
+    private func lostItsRegisters() throws(DRV2605Error) -> Bool {
+        let expectedMode: UInt8 = switch preparedMode {
+        case .romSequence where powerState == .ready: DRV2605Mode.internalTrigger.registerValue(standby: false)
+        case .realtimeAmplitude where powerState == .ready: DRV2605Mode.realtimePlayback.registerValue(standby: false)
+        default: DRV2605Mode.internalTrigger.registerValue(standby: true)
+        }
+        if try driver.readRegister(.mode) != expectedMode { return true }
+        guard let witness = resetWitness else { return false }
+        return try driver.readRegister(witness.register) == witness.resetValue
+    }
+
+    /// A configured register whose value differs from its reset value (RATED_VOLTAGE, else
+    /// OD_CLAMP), so reading the reset value there means the chip was reset; nil when the
+    /// configuration happens to equal both reset values (then only MODE tells).
+    private var resetWitness: (register: DRV2605Register, resetValue: UInt8)? {
+        guard let writes = registerValues?.writes else { return nil }
+        let features = variant.features
+        for (register, resetValue) in [(DRV2605Register.ratedVoltage, features.resetRatedVoltage), (.overdriveClamp, features.resetOverdriveClamp)] {
+            if let written = writes.last(where: { $0.register == register }), written.value != resetValue { return (register, resetValue) }
+        }
+        return nil
     }
 
     // MARK: Calibration and diagnostics

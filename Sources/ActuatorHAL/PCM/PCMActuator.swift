@@ -99,11 +99,17 @@ public final class PCMActuator: Actuator {
         }
     }
 
-    /// Drops queued drive and closes the device (→ off).
+    /// Drops queued drive and closes the device (→ off). The device is let go even when the drop
+    /// fails (it was unplugged): the actuator is off, and the next wake opens the device afresh.
     @discardableResult public func sleep() throws -> PowerTransitionReport {
-        try transition(.sleep, to: .off) {
-            defer { sink = nil }
-            try sink?.stop()
+        do {
+            return try transition(.sleep, to: .off) {
+                defer { sink = nil }
+                try sink?.stop()
+            }
+        } catch {
+            powerState = .off
+            throw error
         }
     }
 
@@ -137,7 +143,7 @@ public final class PCMActuator: Actuator {
     /// Queues `samples` (mono drive, one per frame, full scale ±32767) on the mapped channels,
     /// scaled by the maximum amplitude; when the stream had stopped, they start `pcmOutputLatency`
     /// from now. Blocks while the device buffer is full.
-    /// - Throws: `PCMActuatorError.notReady` unless prepared, or the device's `PCMError`.
+    /// - Throws: `PCMActuatorError.notReady` when off, or the device's `PCMError`.
     public func writePCM(_ samples: [Int16]) throws {
         try writePCM(samples, startingAt: clock.now + pcmOutputLatency)
     }
@@ -145,6 +151,10 @@ public final class PCMActuator: Actuator {
     /// The same; when the stream had stopped, the samples start at `start` if it is still ahead
     /// (see `restartLeadIn(dueAt:on:)`), so a write that came late does not start late too.
     public func writePCM(_ samples: [Int16], startingAt start: MonotonicInstant) throws {
+        // From standby a write readies the stream itself (no I/O), as the DRV2605's writes prepare
+        // their mode: the engine issues a block its output latency early, and the prepare ahead
+        // of it by a lead learned from earlier prepares, which cost nothing and so shrink it.
+        if powerState == .standby { try prepare(for: .pcm) }
         guard powerState == .ready, let sink else { throw PCMActuatorError.notReady(actuator: name, state: powerState) }
         let scale = configuration.maximumAmplitude
         var signal = try sink.queuedFrames() == 0 ? try restartLeadIn(dueAt: start, on: sink) : []

@@ -4,10 +4,11 @@ import ActuatorHAL
 /// their estimate.
 ///
 /// - While an actuator has players, its status is read every `EngineActuator.statusPollInterval`
-///   (DRV2605: STATUS and GO, two register reads). OVER_TEMP or OC_DETECT — the output stage shut
-///   itself down — is a fault: `HapticEngineError.actuatorFault` goes to the engine's fault
-///   handling, which stops every player, leaves every actuator stopped and in standby, power-cycles
-///   the chip and reports it (`lastFault`, `stoppedHandler`).
+///   (DRV2605: STATUS, GO, MODE and a configuration register, four reads). OVER_TEMP or OC_DETECT —
+///   the output stage shut itself down — or registers back at their reset values — the chip was
+///   reset behind the driver's back — is a fault: `HapticEngineError.actuatorFault` goes to the
+///   engine's fault handling, which stops every player, leaves every actuator stopped and in
+///   standby, power-cycles and re-initialises the chip and reports it (`lastFault`, `stoppedHandler`).
 /// - A program's end after a ROM trigger waits for the chip: effect lengths are only estimated
 ///   when compiling (TI publishes none), so GO is polled every `sequencePollInterval` until it
 ///   clears, for at most `sequencePlayOutLimit`, and only then is the actuator released.
@@ -23,14 +24,14 @@ extension HapticEngine {
     func armStatusPoll(on channel: ActuatorChannel) {
         guard let interval = channel.statusPollInterval, channel.statusPollToken == nil else { return }
         channel.statusPollToken = scheduleControl(at: clock.now + interval, key: channel.costKey("status"),
-                                                  expectedCost: channel.actuator.capabilities.amplitudeUpdateCost * 2) { [weak self, weak channel] in
+                                                  expectedCost: channel.actuator.capabilities.amplitudeUpdateCost * 4) { [weak self, weak channel] in
             guard let self, let channel else { return }
             channel.statusPollToken = nil
             self.monitoringActions += 1
             guard !channel.activePlayers.isEmpty else { return }
             // Not powered yet (content ahead wakes it): nothing to read until it is.
             if channel.actuator.powerState != .off {
-                let shutdown = try channel.actuator.status().faults.intersection([.overTemperature, .overCurrent])
+                let shutdown = try channel.actuator.status().faults.intersection([.overTemperature, .overCurrent, .registersReset])
                 guard shutdown.isEmpty else { throw HapticEngineError.actuatorFault(channel.name, shutdown) }
             }
             self.armStatusPoll(on: channel)

@@ -38,6 +38,11 @@ struct CalibrationStore {
     /// The state directory.
     var directory: String
 
+    /// Writes the file's bytes: atomically (a temporary file renamed over the old one), so a
+    /// write that fails half way — a full disk — leaves the previous results as they were. Tests
+    /// put a failing disk here.
+    var writeFile: (Data, URL) throws -> Void = { data, url in try data.write(to: url, options: .atomic) }
+
     var path: String { (directory as NSString).appendingPathComponent(Self.fileName) }
 
     /// The store in `override`, or the default directory for this user.
@@ -67,15 +72,23 @@ struct CalibrationStore {
         }
     }
 
+    /// What went wrong, with the errno name where the system gave one (ENOSPC for a full disk).
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        let posix = nsError.domain == NSPOSIXErrorDomain ? nsError : nsError.userInfo[NSUnderlyingErrorKey] as? NSError
+        guard let posix, posix.domain == NSPOSIXErrorDomain else { return error.localizedDescription }
+        return "\(String(cString: strerror(Int32(posix.code)))) (errno \(posix.code))"
+    }
+
     /// Replaces the file atomically, creating the directory if needed.
     func save(_ contents: Contents) throws(CommandLineError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(contents).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try writeFile(try encoder.encode(contents), URL(fileURLWithPath: path))
         } catch {
-            throw .calibrationState(path: path, reason: "cannot write it: \(error.localizedDescription)")
+            throw .calibrationState(path: path, reason: "cannot write it: \(Self.reason(error)); the results measured now are not stored (the file keeps what it had)")
         }
     }
 }

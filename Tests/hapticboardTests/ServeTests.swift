@@ -163,8 +163,8 @@ final class ServeTests: XCTestCase {
 
     /// The service's event stream read on a thread of its own, once its first line has arrived
     /// (from then on no event is missed).
-    private func eventStream() throws -> LineBox {
-        let connection = self.connection
+    private func eventStream(at socketPath: String = ServeTests.socketPath) throws -> LineBox {
+        let connection = ServiceConnection(socketPath: socketPath)
         let lines = LineBox()
         let reader = Thread {
             try? ServiceConnection.blocking {
@@ -217,8 +217,11 @@ final class ServeTests: XCTestCase {
         try process.run()
         XCTAssertTrue(waitUntil { ServiceConnection.isServing(at: socket) || !process.isRunning })
         let connection = ServiceConnection(socketPath: socket)
+        // An open event stream must not hold up the shutdown.
+        let events = try eventStream(at: socket)
         let started = try ServiceConnection.blocking { try await connection.request("POST", "/play/notation?outlive=true", body: "continuous 10s:\n  intensity: loud\n") }
         XCTAssertEqual(started.status, 201)
+        XCTAssertTrue(waitUntil { events.all.contains { $0.contains("player-started") } })
         process.terminate()
         let run = BuiltCommand.finish(process, output: output, errorOutput: errorOutput)
         XCTAssertEqual(run.status, 0, run.errorOutput)

@@ -49,6 +49,8 @@ public final class HapticService: @unchecked Sendable {
     private var nextPlayerID = 0
     private var buckets: [Int: TokenBucket] = [:]
     private var subscribers: [Int: @Sendable (ServiceEvent) -> Void] = [:]
+    /// What each subscriber asked to be told when the service shuts down, by token.
+    private var subscriptionEnds: [Int: @Sendable () -> Void] = [:]
     private var nextSubscriberID = 0
     private var endWaiters: [Int: [@Sendable (PlayerEndReason) -> Void]] = [:]
     private var countersValue = ServiceCounters()
@@ -101,6 +103,13 @@ public final class HapticService: @unchecked Sendable {
         scheduler.stopThread()
         for id in ended { finish(id, .shutDown) }
         board.close()
+        // Last, so every subscriber has seen its players end: an event stream then closes and
+        // its connection no longer holds the transport's shutdown up.
+        let ends = locked {
+            defer { subscribers = [:]; subscriptionEnds = [:] }
+            return Array(subscriptionEnds.values)
+        }
+        for end in ends { end() }
     }
 
     // MARK: Playing
@@ -258,17 +267,22 @@ public final class HapticService: @unchecked Sendable {
     public var counters: ServiceCounters { locked { countersValue } }
 
     /// Sends every later event to `handler` (on whichever thread it happens, outside the
-    /// service's lock); returns a token for `unsubscribe`.
-    public func subscribe(_ handler: @escaping @Sendable (ServiceEvent) -> Void) -> Int {
+    /// service's lock), and calls `ended` once when the service shuts down; returns a token for
+    /// `unsubscribe`.
+    public func subscribe(_ handler: @escaping @Sendable (ServiceEvent) -> Void, ended: (@Sendable () -> Void)? = nil) -> Int {
         locked {
             nextSubscriberID += 1
             subscribers[nextSubscriberID] = handler
+            if let ended { subscriptionEnds[nextSubscriberID] = ended }
             return nextSubscriberID
         }
     }
 
     public func unsubscribe(_ token: Int) {
-        locked { _ = subscribers.removeValue(forKey: token) }
+        locked {
+            subscribers.removeValue(forKey: token)
+            subscriptionEnds.removeValue(forKey: token)
+        }
     }
 
     /// Counts a refusal the transport made itself (a body too large, a missing token).

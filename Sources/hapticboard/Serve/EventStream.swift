@@ -6,10 +6,11 @@ import NIOCore
 /// `GET /events`: every service event as one JSON object per line (NDJSON), for as long as the
 /// client stays connected (`curl --unix-socket … /events`, `hapticboard client events`).
 enum EventStream {
-    /// Writes events to `writer` until the client goes away.
+    /// Writes events to `writer` until the client goes away or the service shuts down (an open
+    /// stream must not hold up SIGTERM: the server waits for every request to end).
     static func write(service: HapticService, to writer: inout any ResponseBodyWriter) async throws {
         let (events, continuation) = AsyncStream.makeStream(of: ServiceEvent.self, bufferingPolicy: .bufferingNewest(1_024))
-        let token = service.subscribe { continuation.yield($0) }
+        let token = service.subscribe({ continuation.yield($0) }, ended: { continuation.finish() })
         defer { service.unsubscribe(token) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

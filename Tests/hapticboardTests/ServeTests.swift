@@ -130,7 +130,7 @@ final class ServeTests: XCTestCase {
     }
 
     func testFeedbackStopsWhenItsConnectionClosesUnlessItOutlivesIt() throws {
-        let events = try eventStream()
+        let events = try eventStream(closingAfter: { $0.contains("client-left") })
         // One request per connection: the player's client is gone as soon as the answer is read.
         let started = try request(.post, "/play/notation", body: "continuous 5s:\n  intensity: loud\n")
         XCTAssertEqual(started.status, 201)
@@ -154,7 +154,7 @@ final class ServeTests: XCTestCase {
     }
 
     func testTheEventStreamShowsPlayersStartAndEnd() throws {
-        let lines = try eventStream()
+        let lines = try eventStream(closingAfter: { $0.contains("player-ended") })
         XCTAssertEqual(try request(.post, "/play/notation?wait=true", body: "loud sharp\n").status, 200)
         XCTAssertTrue(waitUntil { lines.all.contains { $0.contains("player-ended") } }, "\(lines.all)")
         XCTAssertTrue(lines.all.contains { $0.contains(#""event":"player-started""#) }, "\(lines.all)")
@@ -162,15 +162,16 @@ final class ServeTests: XCTestCase {
     }
 
     /// The service's event stream read on a thread of its own, once its first line has arrived
-    /// (from then on no event is missed).
-    private func eventStream(at socketPath: String = ServeTests.socketPath) throws -> LineBox {
+    /// (from then on no event is missed); the reader closes it after a line `closingAfter` accepts,
+    /// so the shared service is not left holding it open.
+    private func eventStream(at socketPath: String = ServeTests.socketPath, closingAfter last: @escaping @Sendable (String) -> Bool = { _ in false }) throws -> LineBox {
         let connection = ServiceConnection(socketPath: socketPath)
         let lines = LineBox()
         let reader = Thread {
             try? ServiceConnection.blocking {
                 try await connection.events { line in
                     lines.append(line)
-                    return true
+                    return !last(line)
                 }
             }
         }

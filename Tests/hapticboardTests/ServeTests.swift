@@ -168,11 +168,16 @@ final class ServeTests: XCTestCase {
         let connection = ServiceConnection(socketPath: socketPath)
         let lines = LineBox()
         let reader = Thread {
-            try? ServiceConnection.blocking {
-                try await connection.events { line in
-                    lines.append(line)
-                    return !last(line)
+            do {
+                try ServiceConnection.blocking {
+                    try await connection.events { line in
+                        lines.append(line)
+                        return !last(line)
+                    }
                 }
+                lines.finish(nil)
+            } catch {
+                lines.finish(error)
             }
         }
         reader.start()
@@ -228,6 +233,11 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.errorOutput)
         XCTAssertTrue(run.errorOutput.contains("every actuator stopped and in standby"), run.errorOutput)
         XCTAssertFalse(FileManager.default.fileExists(atPath: socket))
+        // The stream ended as a response ends (its last chunk), not by the connection breaking
+        // when the process went: the server finished it at shutdown instead of waiting on it.
+        XCTAssertTrue(waitUntil { events.ended })
+        XCTAssertNil(events.failure, "the event stream broke instead of ending")
+        XCTAssertTrue(events.all.contains { $0.contains("player-ended") && $0.contains(#""reason":"shut-down""#) }, "\(events.all)")
     }
 
     /// Every route the router serves is in the OpenAPI document, and every path of the document is served.
@@ -265,13 +275,19 @@ enum HTTPMethodName: String {
     case get = "GET", post = "POST", put = "PUT", delete = "DELETE"
 }
 
-/// Lines collected on another thread.
+/// Lines collected on another thread, and how their stream ended.
 final class LineBox: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
+    private var outcome: (any Error)??
 
     func append(_ line: String) { lock.withLock { lines.append(line) } }
     var all: [String] { lock.withLock { lines } }
+
+    /// The stream ended: cleanly (`nil`) or with `error`.
+    func finish(_ error: (any Error)?) { lock.withLock { outcome = .some(error) } }
+    var ended: Bool { lock.withLock { outcome != nil } }
+    var failure: (any Error)? { lock.withLock { outcome ?? nil } }
 }
 
 private extension String {

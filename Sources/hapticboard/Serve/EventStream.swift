@@ -8,7 +8,7 @@ import NIOCore
 enum EventStream {
     /// Writes events to `writer` until the client goes away or the service shuts down (an open
     /// stream must not hold up SIGTERM: the server waits for every request to end).
-    static func write(service: HapticService, to writer: inout any ResponseBodyWriter) async throws {
+    static func write(service: HapticService, to writer: consuming any ResponseBodyWriter) async throws {
         let (events, continuation) = AsyncStream.makeStream(of: ServiceEvent.self, bufferingPolicy: .bufferingNewest(1_024))
         let token = service.subscribe({ continuation.yield($0) }, ended: { continuation.finish() })
         defer { service.unsubscribe(token) }
@@ -21,5 +21,9 @@ enum EventStream {
             line.append(0x0A)
             try await writer.write(ByteBuffer(bytes: line))
         }
+        // The stream ended with the service: end the chunked response too. Hummingbird leaves a
+        // closure-written body open until `finish`, and the server's graceful shutdown waits
+        // for the response to end.
+        try await writer.finish(nil)
     }
 }

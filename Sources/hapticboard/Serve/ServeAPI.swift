@@ -73,7 +73,7 @@ struct ServeAPI: Sendable {
         router.get("/events") { _, context in
             _ = await clients.client(on: context.channel)
             return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: ResponseBody { writer in
-                try await EventStream.write(service: service, to: &writer)
+                try await EventStream.write(service: service, to: writer)
             })
         }
         router.ws("/ws") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in

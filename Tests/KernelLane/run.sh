@@ -26,9 +26,10 @@ repository=$PWD
 lane="$repository/Tests/KernelLane"
 cache="$repository/.build-lane"
 
-say() { echo "kernel lane: $*" >&2; }
-fail() { echo "kernel lane: error: $*" >&2; exit 1; }
 started=$SECONDS
+# Each line says how far into the lane it is, so the build steps' share of CI's time shows.
+say() { echo "kernel lane: [$((SECONDS - started)) s] $*" >&2; }
+fail() { echo "kernel lane: error: $*" >&2; exit 1; }
 
 # 1. Packages. The headers must match the kernel that boots, so they come after the image.
 Scripts/install-deps.sh qemu-system-x86 linux-image-amd64 busybox-static cpio i2c-tools gpiod \

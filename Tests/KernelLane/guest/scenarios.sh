@@ -795,13 +795,24 @@ phase_value() { awk -v phase=$1 -v field=$2 '$1 == phase { value = $field } END 
 # (under TCG emulation: no goal, the figure is there to compare runs). key-reader reads the
 # presses back from the uinput device as BTN_SOUTH (304).
 BUTTON_PRESSES=200
+# button_reported press|release N: waits until `hapticboard buttons` has reported N of them
+# (a hang guard of 20 s: it fails only when the product never reports the edge).
+button_reported() {
+    local tries=0
+    until [ "$(grep -c "^  fire $1 " /tmp/buttons.out)" -ge "$2" ]; do
+        tries=$((tries + 1))
+        [ $tries -le 2000 ] || { echo "lane: buttons: no report of $1 $2 in 20 s" >&2; return 1; }
+        sleep 0.01
+    done
+}
+
 scenario_buttons() {
     local build=$1 binary tries=0 status node press reader
     binary=$(hapticboard_of $build)
     echo 16384 > $TRACING/buffer_size_kb
     echo mono > $TRACING/trace_clock
     echo pull-down > $BUTTON_PULL
-    rm -f /tmp/buttons.out
+    rm -f /tmp/buttons.out /tmp/buttons.unwritten
     traced_start /tmp/buttons.out /tmp/buttons.err $binary buttons --board /lane/kernel-lane-buttons.yml --uinput
     until grep -q '^hapticboard buttons: board ' /tmp/buttons.out; do
         tries=$((tries + 1))
@@ -819,13 +830,20 @@ scenario_buttons() {
     reader=$!
     tries=0
     until grep -q '^ready' /tmp/keys.out || [ $tries -gt 100 ]; do tries=$((tries + 1)); sleep 0.05; done
+    # Each edge waits for the product's line saying what it did: a press's line is printed once
+    # its player is with the scheduler, which has written the first command by then (the actuator
+    # is ready after the first press). Without it, an emulated guest that stalls for longer than
+    # a press lasts puts the next edge before this press's write, and the pairing below would take
+    # that write for the next press's.
     press=0
     while [ $press -lt $BUTTON_PRESSES ]; do
+        press=$((press + 1))
         echo pull-up > $BUTTON_PULL
+        button_reported press $press || break
         sleep 0.03
         echo pull-down > $BUTTON_PULL
+        button_reported release $press || break
         sleep 0.03
-        press=$((press + 1))
     done
     sleep 0.5
     kill -INT $TRACED_PID
@@ -839,9 +857,9 @@ scenario_buttons() {
     grep -E '^fire LANE_BUTTON rising at ' /tmp/buttons.out | awk '{ print $5, "edge" }' > /tmp/buttons.edges
     timed_trace_events | awk '$3 == "w" { print $1, "write" }' > /tmp/buttons.writes
     sort -n -k 1,1 /tmp/buttons.edges /tmp/buttons.writes | awk '
-        $2 == "edge" { if (pending != "") missing++; pending = $1; next }
+        $2 == "edge" { if (pending != "") { missing++; print pending > "/tmp/buttons.unwritten" }; pending = $1; next }
         $2 == "write" && pending != "" { printf "%.1f\n", ($1 - pending) * 1000000; pending = "" }
-        END { if (pending != "") missing++; print "missing", missing + 0 > "/tmp/buttons.missing" }' | sort -n > /tmp/buttons.latency
+        END { if (pending != "") { missing++; print pending > "/tmp/buttons.unwritten" }; print "missing", missing + 0 > "/tmp/buttons.missing" }' | sort -n > /tmp/buttons.latency
     local edges presses_seen keys_down keys_up measured p50 p99
     edges=$(wc -l < /tmp/buttons.edges)
     presses_seen=$(grep -c '^  fire press ' /tmp/buttons.out)
@@ -854,6 +872,10 @@ scenario_buttons() {
         pass "buttons ($build): $BUTTON_PRESSES gpio-sim presses, $presses_seen presses bound, each followed by an SMBus write: edge (kernel timestamp) → first bus write p50 $p50 µs, p99 $p99 µs (TCG emulation); exit 130"
     else
         fail "buttons ($build): expected $BUTTON_PRESSES presses each with a bus write and exit 130; got $edges rising edges, $presses_seen presses, $measured with a write ($(cat /tmp/buttons.missing)), exit $status: $(first_line /tmp/buttons.err)"
+        # What the product said of each press no write followed.
+        for at in $(cat /tmp/buttons.unwritten 2> /dev/null); do
+            grep -A 2 -F "rising at $at s" /tmp/buttons.out | sed 's/^/lane: unwritten: /'
+        done
     fi
     if [ -n "$node" ] && [ "$keys_down" -eq $BUTTON_PRESSES ] && [ "$keys_up" -eq $BUTTON_PRESSES ]; then
         pass "buttons ($build): key-reader read $keys_down BTN_SOUTH presses and $keys_up releases back from $node"

@@ -57,6 +57,27 @@ final class EngineTests: XCTestCase {
         XCTAssertTrue(rig.goTimes.isEmpty)
     }
 
+    // "As soon as possible" names no time: a press, a trigger or a request plays however late the
+    // timing thread gets to it (found in the kernel lane, where an emulated guest wakes it several
+    // milliseconds late and every button press was dropped). Later taps keep their time.
+    func testAPlayerStartedAsSoonAsPossibleClicksHoweverLateAndDropsOnlyLaterStaleTaps() throws {
+        let rig = EngineRig()
+        try rig.engine.start()
+        rig.run(until: 1)
+        let player = try rig.engine.makePlayer(with: TestPatterns.taps(at: [0, 0.2]))
+        try player.start(atTime: 0)
+        // The timing thread is held up 50 ms: past the first tap's deadline, before the second's.
+        rig.board.clock.advance(to: .at(1.05))
+        rig.run(until: 1.1)
+        XCTAssertEqual(rig.goTimes.count, 1, "the opening tap played")
+        XCTAssertEqual(rig.scheduler.metrics.droppedLate, 0)
+        // Held up again, past the second tap's deadline (about 1.2 s) and the tolerance.
+        rig.board.clock.advance(to: .at(1.25))
+        rig.run(until: 2)
+        XCTAssertEqual(rig.goTimes.count, 1)
+        XCTAssertEqual(rig.scheduler.metrics.droppedLate, 1, "the later tap was stale")
+    }
+
     func testApplicationStopLeavesStandbyWithoutStoppedHandler() throws {
         let rig = EngineRig()
         let reasons = Collected<HapticEngine.StoppedReason>()

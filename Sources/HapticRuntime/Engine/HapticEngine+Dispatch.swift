@@ -126,15 +126,16 @@ extension HapticEngine {
         }
     }
 
-    /// Schedules `group` for `player` to take effect at `deadline`, as one action.
-    func schedule(_ group: Together, at deadline: MonotonicInstant, for player: HapticPatternPlayer, entry: Int) -> ScheduledToken {
+    /// Schedules `group` for `player` to take effect at `deadline`, as one action; a trigger
+    /// that may not be dropped (`mayDrop` false: a player's opening) runs however late.
+    func schedule(_ group: Together, at deadline: MonotonicInstant, for player: HapticPatternPlayer, entry: Int, mayDrop: Bool = true) -> ScheduledToken {
         let names = group.channels.map(\.name)
         let commandClass: CommandClass
         let key: CostKey
         let expected: Duration
         switch group.command {
         case .trigger(let steps):
-            commandClass = .transient
+            commandClass = mayDrop ? .transient : .control
             key = CostKey("together-trigger\(steps.count)", actuators: names)
             expected = group.synchronizer.startCost(effects: steps.count, actuators: names.count)
         default:

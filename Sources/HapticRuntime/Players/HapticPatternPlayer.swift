@@ -25,6 +25,11 @@ public class HapticPatternPlayer: @unchecked Sendable {
         var start: MonotonicInstant
         var offset: Double
         var rate: Double
+        /// Started "as soon as possible" (`start(atTime: 0)`): its start instant is the engine's
+        /// guess at the earliest, not a time anyone asked for, so the commands at its start run
+        /// however late they come (a button press or a trigger always clicks); later transients
+        /// are still dropped when stale.
+        var asSoonAsPossible = false
     }
 
     private struct Pending {
@@ -114,18 +119,19 @@ public class HapticPatternPlayer: @unchecked Sendable {
         try engine.locked {
             try engine.requireRunning()
             let instant = try engine.instant(forTime: time, on: channels)
-            try start(at: instant)
+            try start(at: instant, asSoonAsPossible: time == 0)
         }
     }
 
-    /// Starts at an engine instant (Piano schedules notes back to back this way).
-    func start(at instant: MonotonicInstant) throws {
+    /// Starts at an engine instant (Piano schedules notes back to back this way); with
+    /// `asSoonAsPossible`, the instant is only the earliest the engine expects to make.
+    func start(at instant: MonotonicInstant, asSoonAsPossible: Bool = false) throws {
         // A restart drops the previous pass's level from the mix before the new one begins.
         if segment != nil { try releaseAll() }
         let offset = startOffset
         startOffset = 0
         pausedOffset = nil
-        try begin(from: offset, at: instant)
+        try begin(from: offset, at: instant, asSoonAsPossible: asSoonAsPossible)
     }
 
     /// Stops playback at `time` (0 = now): output stops, pending commands are dropped, actuators
@@ -247,7 +253,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     }
 
     /// Plays from pattern time `offset`, which takes effect at `instant`.
-    private func begin(from offset: Double, at instant: MonotonicInstant) throws {
+    private func begin(from offset: Double, at instant: MonotonicInstant, asSoonAsPossible: Bool = false) throws {
         cancelScheduled()
         endedChannels = []
         let length = loopEnabledValue ? loopLength : programDuration
@@ -256,7 +262,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
             return
         }
         let start = loopEnabledValue ? offset.truncatingRemainder(dividingBy: length) : offset
-        segment = Segment(start: instant, offset: start, rate: rateValue)
+        segment = Segment(start: instant, offset: start, rate: rateValue, asSoonAsPossible: asSoonAsPossible)
         for channel in channels {
             engine.claim(channel, for: self)
         }
@@ -364,7 +370,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
         let (groups, single) = engine.together(range.map { (channels[plan[$0].channel], plan[$0].command) })
         for group in groups {
             let entry = nextEntryNumber()
-            pending[entry] = Pending(token: engine.schedule(group, at: first.deadline, for: self, entry: entry), time: first.time)
+            let token = engine.schedule(group, at: first.deadline, for: self, entry: entry, mayDrop: !opens(first))
+            pending[entry] = Pending(token: token, time: first.time)
         }
         for index in range where single.contains(where: { $0.channel === channels[plan[index].channel] && $0.command == plan[index].command }) {
             schedule(plan[index])
@@ -375,11 +382,16 @@ public class HapticPatternPlayer: @unchecked Sendable {
     private func schedule(_ planned: PlannedCommand) {
         let entry = nextEntryNumber()
         let channel = channels[planned.channel]
-        let token = engine.schedulePlanned(
-            planned.command, on: channel, at: planned.issueAt, class: channel.commandClass(of: planned.command, streams: streams[planned.channel]),
-            target: commandTarget, entry: entry
-        )
+        let commandClass = opens(planned) ? .control : channel.commandClass(of: planned.command, streams: streams[planned.channel])
+        let token = engine.schedulePlanned(planned.command, on: channel, at: planned.issueAt, class: commandClass, target: commandTarget, entry: entry)
         pending[entry] = Pending(token: token, time: planned.time, planned: planned)
+    }
+
+    /// Whether `planned` is at the start of a segment started as soon as possible: it must run
+    /// however late (see `Segment.asSoonAsPossible`).
+    private func opens(_ planned: PlannedCommand) -> Bool {
+        guard let segment, segment.asSoonAsPossible else { return false }
+        return planned.time <= segment.offset
     }
 
     /// Runs a planned command (or the plan's refill) when the scheduler reaches it.

@@ -126,6 +126,11 @@ public struct ActuatorCapabilities: Sendable, Hashable {
     /// format's steps up to the rated voltage): the compiler quantises amplitude to them, once, so
     /// the driver writes exactly what was compiled. `nil` for drive without such steps (PCM).
     public var amplitudeSteps: Int?
+    /// The highest ROM effect level (a share of the chip's full scale, as `DRV2605ROMEffect`
+    /// gives levels) whose sustained drive is the rated voltage: 1 where full scale is the rating
+    /// (closed loop), less in open loop, where full scale is the overdrive clamp. The compiler
+    /// picks ROM effects for transients that keep every 100 ms within it.
+    public var romLevelLimit: Double
 
     public init(
         kind: ActuatorKind,
@@ -137,7 +142,8 @@ public struct ActuatorCapabilities: Sendable, Hashable {
         frequencyAdjustable: Bool,
         amplitudeUpdateCost: Duration,
         maximumContinuousDrive: Duration?,
-        amplitudeSteps: Int? = nil
+        amplitudeSteps: Int? = nil,
+        romLevelLimit: Double = 1
     ) {
         self.kind = kind
         self.romLibrary = romLibrary
@@ -149,6 +155,7 @@ public struct ActuatorCapabilities: Sendable, Hashable {
         self.amplitudeUpdateCost = amplitudeUpdateCost
         self.maximumContinuousDrive = maximumContinuousDrive
         self.amplitudeSteps = amplitudeSteps
+        self.romLevelLimit = romLevelLimit
     }
 }
 

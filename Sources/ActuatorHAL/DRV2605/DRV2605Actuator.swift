@@ -71,8 +71,9 @@ public final class DRV2605Actuator: Actuator {
     }
     private var realtimeInputCache: (variant: DRV2605Variant, calibration: DRV2605CalibrationResult?, input: DRV2605RealtimeInput)?
 
-    /// ROM effects (when the chip has a library), real-time amplitude (signed in open loop) in the
-    /// RTP format's steps up to the rated voltage, resonant frequency, and the bus cost of one RTP update.
+    /// ROM effects (when the chip has a library) and the share of their full scale that is rated,
+    /// real-time amplitude (signed in open loop) in the RTP format's steps up to the rated voltage,
+    /// resonant frequency, and the bus cost of one RTP update.
     public var capabilities: ActuatorCapabilities {
         let ratings = configuration.ratings
         let input = realtimeInput
@@ -86,7 +87,10 @@ public final class DRV2605Actuator: Actuator {
             frequencyAdjustable: ratings.kind == .lra && ratings.loop == .open,
             amplitudeUpdateCost: driver.wireTime(writes: 1),
             maximumContinuousDrive: maximumContinuousDrive,
-            amplitudeSteps: input.ratedSteps
+            amplitudeSteps: input.ratedSteps,
+            // The rated share of full scale RTP uses holds for the ROM effects too: in open loop
+            // both are scaled to the overdrive clamp.
+            romLevelLimit: Double(input.ratedSteps) / Double(input.fullScaleSteps)
         )
     }
 

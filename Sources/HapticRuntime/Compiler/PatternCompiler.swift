@@ -178,21 +178,35 @@ public struct PatternCompiler: Sendable {
                 stream.events.append(index)
             }
         }
+        // Cues name their effects and play as named; transients get effects that fit around them.
+        var budget = ROMDriveBudget(limit: capabilities.romLevelLimit)
         for group in cueGroups.values.sorted(by: { ($0.indices.first ?? 0) < ($1.indices.first ?? 0) }) {
             guard let steps = group.cue.steps(for: library) else { continue }
             let time = group.indices.map { pattern.events[$0].time }.min() ?? 0
             items.append(ROMItem(time: time, busy: group.cue.duration, steps: steps, eventIndices: group.indices))
+            budget.add(steps, at: time)
         }
-        for (time, indices) in transientsByTime.sorted(by: { $0.key < $1.key }) {
+        let transients = transientsByTime.sorted(by: { $0.key < $1.key })
+        for (position, (time, indices)) in transients.enumerated() {
             let level = DriveLevel.mix(indices.map { index in
                 let impulse = evaluator.impulse(ofEventAt: index)
                 return DriveLevel(intensity: impulse.intensity, sharpness: impulse.sharpness)
             })
-            guard let choice = ROMEffectTable.nearest(intensity: level.intensity, sharpness: level.sharpness) else {
+            guard let nearest = ROMEffectTable.nearest(intensity: level.intensity, sharpness: level.sharpness) else {
                 warnings.append(ProgramWarning(time: time, message: "transient of intensity \(CompactNumber.text(level.intensity)) too weak for a ROM effect; skipped"))
                 continue
             }
+            let share = position + 1 < transients.count ? transients[position + 1].key - time : ROMDriveBudget.window
+            let fits = { (choice: ROMEffectChoice) in budget.allows([.effect(choice.id)], at: time, share: share) }
+            guard let choice = fits(nearest) ? nearest : ROMEffectTable.nearest(intensity: level.intensity, sharpness: level.sharpness, allowed: fits) else {
+                warnings.append(ProgramWarning(time: time, message: "transient skipped: no ROM effect fits the rated voltage with the effects around it"))
+                continue
+            }
+            if choice != nearest {
+                warnings.append(ProgramWarning(time: time, message: "transient played as \(choice.name) (\(choice.id)): \(nearest.name) (\(nearest.id)) would drive above the rated voltage"))
+            }
             items.append(ROMItem(time: time, busy: options.romEffectDuration, steps: [.effect(choice.id)], eventIndices: indices))
+            budget.add([.effect(choice.id)], at: time)
         }
         // Dictionary order is random: sort fully so the same pattern always compiles the same way.
         return items.sorted { $0.time != $1.time ? $0.time < $1.time : ($0.eventIndices.first ?? 0) < ($1.eventIndices.first ?? 0) }

@@ -40,12 +40,12 @@ public enum ROMEffectTable {
         ROMEffectChoice(id: 26, name: "Sharp Tick 3 - 60%", intensity: 0.6, sharpness: 1.0),
     ]
 
-    /// The effect for a transient, or nil when it is too weak to play.
-    public static func nearest(intensity: Double, sharpness: Double) -> ROMEffectChoice? {
+    /// The effect for a transient, or nil when it is too weak to play (or no effect is `allowed`).
+    public static func nearest(intensity: Double, sharpness: Double, allowed: (ROMEffectChoice) -> Bool = { _ in true }) -> ROMEffectChoice? {
         guard intensity >= minimumIntensity else { return nil }
         var best: ROMEffectChoice?
         var bestDistance = Double.infinity
-        for choice in transients {
+        for choice in transients where allowed(choice) {
             let di = choice.intensity - intensity
             let ds = choice.sharpness - sharpness
             let distance = di * di + ds * ds

@@ -259,6 +259,39 @@ final class ServeTests: XCTestCase {
     }
 }
 
+extension ServeTests {
+    /// Every event the stream can carry matches the document's Event schema: its `event` is one
+    /// of the schema's, with the keys that one requires and no others.
+    func testTheOpenAPIDocumentDescribesEveryEvent() throws {
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(OpenAPIDocument.text.utf8)) as? [String: Any])
+        let schemas = try XCTUnwrap((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let variants = try XCTUnwrap((schemas["Event"] as? [String: Any])?["oneOf"] as? [[String: Any]])
+        var described: [String: (keys: Set<String>, required: Set<String>)] = [:]
+        for variant in variants {
+            let properties = try XCTUnwrap(variant["properties"] as? [String: Any])
+            let name = try XCTUnwrap((properties["event"] as? [String: Any])?["const"] as? String)
+            described[name] = (Set(properties.keys), Set(try XCTUnwrap(variant["required"] as? [String])))
+        }
+        let player = try JSONDecoder().decode(ServicePlayerInfo.self, from: Data(#"{"id": 1, "name": "notation", "client": 2, "priority": 0, "actuators": ["main"], "duration": 0.5, "outlivesClient": false}"#.utf8))
+        let events: [ServiceEvent] = [
+            .playerStarted(player), .playerEnded(id: 1, reason: .shutDown), .fault(reason: "device-lost", message: "gone"),
+            .powerTransition(actuator: "main", transition: "wake", from: "off", to: "standby", elapsedMicroseconds: 1, budgetMicroseconds: 2),
+            .profileChanged(.quiet), .input(input: "select", kind: "step", direction: -1, edgeNanoseconds: 5, players: [1]),
+            .input(input: "select", kind: "press", direction: nil, edgeNanoseconds: 5, players: []),
+        ]
+        var seen: Set<String> = ["subscribed"]
+        for event in events {
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(event)) as? [String: Any])
+            let name = try XCTUnwrap(object["event"] as? String)
+            let schema = try XCTUnwrap(described[name], "event \(name) is not in the document")
+            XCTAssertTrue(Set(object.keys).isSubset(of: schema.keys), "\(name): \(object.keys.sorted()) beyond \(schema.keys.sorted())")
+            XCTAssertTrue(schema.required.isSubset(of: Set(object.keys)), "\(name): \(schema.required.sorted()) required, sent \(object.keys.sorted())")
+            seen.insert(name)
+        }
+        XCTAssertEqual(seen, Set(described.keys), "events the document describes but nothing sends, or the reverse")
+    }
+}
+
 /// Polls `condition` until it holds; false only when it never did within `hangGuard` seconds, a
 /// bound against a hang, not a timing requirement: a slow or loaded machine only waits longer.
 func waitUntil(hangGuard: TimeInterval = 300, _ condition: () throws -> Bool) rethrows -> Bool {

@@ -20,6 +20,8 @@
 # Usage: Tests/KernelLane/run.sh        (HAPTICBOARD_SKIP_LANE=1 Scripts/test.sh skips it)
 #        KERNEL_LANE_BUILDS=libgpiod1 Tests/KernelLane/run.sh   builds and runs one libgpiod build
 #        only, for a quicker local check (the default, and CI, is "libgpiod1 libgpiod2").
+#        KERNEL_LANE_ONLY="buttons two_chips" Tests/KernelLane/run.sh   runs only those scenarios
+#        (the names of guest/scenarios.sh's scenario_* functions), for a quicker local check.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repository=$PWD
@@ -189,6 +191,7 @@ if [ "$with_gpiod2" = 1 ]; then
     mv "$root/lane/bin/hapticboard" "$root/lane/bin/hapticboard-gpiod2"
 fi
 echo "$builds" > "$root/lane/builds"
+echo "${KERNEL_LANE_ONLY:-}" > "$root/lane/only"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard"
 strip "$root"/lane/bin/hapticboard* 2>/dev/null || true
 cp "$repository/Boards/kernel-lane.yml" "$repository/Boards/kernel-lane-audio.yml" \

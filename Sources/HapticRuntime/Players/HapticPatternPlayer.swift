@@ -382,13 +382,14 @@ public class HapticPatternPlayer: @unchecked Sendable {
     private func schedule(_ planned: PlannedCommand) {
         let entry = nextEntryNumber()
         let channel = channels[planned.channel]
-        let commandClass = opens(planned) ? .control : channel.commandClass(of: planned.command, streams: streams[planned.channel])
+        var commandClass = channel.commandClass(of: planned.command, streams: streams[planned.channel])
+        if commandClass == .transient, opens(planned) { commandClass = .control }
         let token = engine.schedulePlanned(planned.command, on: channel, at: planned.issueAt, class: commandClass, target: commandTarget, entry: entry)
         pending[entry] = Pending(token: token, time: planned.time, planned: planned)
     }
 
-    /// Whether `planned` is at the start of a segment started as soon as possible: it must run
-    /// however late (see `Segment.asSoonAsPossible`).
+    /// Whether `planned` is at the start of a segment started as soon as possible: a transient
+    /// there must run however late (see `Segment.asSoonAsPossible`; streams resync anyway).
     private func opens(_ planned: PlannedCommand) -> Bool {
         guard let segment, segment.asSoonAsPossible else { return false }
         return planned.time <= segment.offset

@@ -18,6 +18,11 @@ public struct RealtimeThread: TimingThreadSetup {
     /// Stack faulted in ahead of the timing path: far deeper than a dispatch ever goes.
     public static let prefaultedStackBytes = 256 * 1024
 
+    /// For the threads that wait on buttons, keys and encoders: one priority below the timing
+    /// thread, which they hand their presses to, and no memory lock of their own (the timing
+    /// thread's covers the process).
+    public static let inputReader = RealtimeThread(priority: defaultPriority - 1, lockingMemory: false)
+
     /// The SCHED_FIFO priority asked for.
     public var priority: Int32
     /// Whether to lock the process's memory (benchmarks of many threads leave it).

@@ -60,10 +60,11 @@ public final class BoardInputs: @unchecked Sendable {
         }
     }
 
-    /// Starts every reader's thread.
-    public func start() {
-        for reader in readers { reader.start() }
-        keyReader?.start()
+    /// Starts every reader's thread, each set up by `threadSetup`: real-time priority just below
+    /// the timing thread's (`RealtimeThread.inputPriority`), so a press is read at once under load.
+    public func start(threadSetup: (any TimingThreadSetup)? = nil) {
+        for reader in readers { reader.start(threadSetup: threadSetup) }
+        keyReader?.start(threadSetup: threadSetup)
     }
 
     /// Stops the readers, then every held binding.

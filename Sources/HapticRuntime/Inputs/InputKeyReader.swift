@@ -43,10 +43,11 @@ public final class InputKeyReader: @unchecked Sendable {
         return events
     }
 
-    /// Starts the reader's thread.
-    public func start() {
+    /// Starts the reader's thread, set up by `threadSetup` (real-time priority, where permitted).
+    public func start(threadSetup: (any TimingThreadSetup)? = nil) {
         lock.withLock { started = true }
         let thread = Thread { [self] in
+            _ = threadSetup?.configureCurrentThread()
             while !lock.withLock({ stopping }) {
                 do throws(KeySourceError) {
                     try step(timeout: InputLineReader.pollInterval)

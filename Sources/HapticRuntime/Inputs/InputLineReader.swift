@@ -69,8 +69,11 @@ public final class InputLineReader: @unchecked Sendable {
     public let clock: any MonotonicClock
 
     /// Starts the reader's thread.
-    public func start() {
+    public func start(threadSetup: (any TimingThreadSetup)? = nil) {
         let thread = Thread { [self] in
+            // A press waits on this thread before anything else: under load it must not queue
+            // behind ordinary threads for a time slice.
+            _ = threadSetup?.configureCurrentThread()
             while !isStopping {
                 do throws(GPIOError) {
                     try step(timeout: Self.pollInterval)

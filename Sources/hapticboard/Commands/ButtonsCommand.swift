@@ -80,7 +80,7 @@ struct ButtonsCommand: ParsableCommand {
         inputs.keyReader?.failureHandler = { error in printer.say("hapticboard buttons: keys stopped: \(error)") }
         inputs.decoder.warningHandler = { printer.say("hapticboard buttons: warning: \($0)") }
         inputs.bindings?.reportHandler = { printer.report($0) }
-        inputs.start()
+        inputs.start(threadSetup: RealtimeThread.inputReader)
         defer { inputs.stop() }
         let lines = inputs.readers.map { "\($0.role.input)=\($0.line.name)\($0.line.kernelDebounce > .zero ? " (kernel debounce)" : "")" }
             + (inputs.keyReader.map { ["keys of \($0.source.path)"] } ?? [])

@@ -124,7 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
                 reader.failureHandler = { [logger] role, error in logger.error("input \(role.input) stopped: \(error)") }
             }
             inputs?.keyReader?.failureHandler = { [logger] error in logger.error("input keys stopped: \(error)") }
-            inputs?.start()
+            inputs?.start(threadSetup: RealtimeThread.inputReader)
             defer { inputs?.stop() }
             let clients = ServeClients(service: service, overrideUIDs: Set(overrideUID), tokenHoldersMayOverride: false, logger: logger)
             let api = ServeAPI(service: service, clients: clients, board: try BoardShowReport(board: board.opened, calibrations: try state.store.load()), metrics: ServeMetrics(service: service))

@@ -247,5 +247,35 @@ final class ForceFeedbackProviderTests: XCTestCase {
         XCTAssertThrowsError(try rig.client.play(effectID: id, count: 1))
         XCTAssertFalse(rig.engine.isRunning)
     }
-}
 
+    // The kernel's ff-core leaves trigger buttons to the device; a board with buttons has them.
+    func testAnEffectWithATriggerButtonPlaysWhenThatKeyIsPressedAtMostOncePerInterval() throws {
+        let rig = try ForceFeedbackRig(keys: [0x130])
+        var triggered = TestEffects.rumble(strong: 0xFFFF, weak: 0, length: 50)
+        triggered.triggerButton = 0x130
+        triggered.triggerInterval = 200
+        _ = try rig.client.upload(triggered)
+        var elsewhere = triggered
+        elsewhere.triggerButton = 0x131
+        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(elsewhere) }, .invalidArgument, "not a key of the device")
+        rig.run(for: 0.01)
+        XCTAssertEqual(rig.drive(), 0, "uploaded, not played")
+
+        rig.provider.keyPressed(0x131)
+        rig.run(for: 0.02)
+        XCTAssertEqual(rig.drive(), 0, "another key")
+        rig.provider.keyPressed(0x130)
+        rig.run(for: 0.02)
+        XCTAssertGreaterThan(rig.drive(), 0, "the trigger button started it")
+        rig.run(for: 0.1)
+        XCTAssertEqual(rig.drive(), 0, "its 50 ms are over")
+        rig.provider.keyPressed(0x130)
+        rig.run(for: 0.02)
+        XCTAssertEqual(rig.drive(), 0, "150 ms after the first: within the 200 ms trigger interval")
+        rig.run(for: 0.1)
+        rig.provider.keyPressed(0x130)
+        rig.run(for: 0.02)
+        XCTAssertGreaterThan(rig.drive(), 0, "past the interval")
+        XCTAssertEqual(rig.provider.counts.triggeredPlays, 2)
+    }
+}

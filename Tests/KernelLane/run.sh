@@ -8,7 +8,8 @@
 # chip whose line HAPTIC_EN is the EN pin of Boards/kernel-lane.yml; and, for sound, snd-aloop's
 # Loopback card split by dshare (guest/asound.conf) into the sound output and a PCM-driven LRA of
 # Boards/kernel-lane-audio.yml, captured with arecord and measured by hapticboard-capture; and, for
-# force feedback, uinput and evdev with two helpers (guest/ff-client.c, guest/ff-recorder.c). Fails
+# force feedback, uinput and evdev with two helpers (guest/ff-client.c, guest/ff-recorder.c) and
+# the joystick package's fftest, unmodified, as a real client. Fails
 # unless every scenario passes, and ends with one line: `kernel lane: N passed, M failed`.
 #
 # Installs the Debian packages it needs when they are missing (with sudo unless root). gpio-sim
@@ -19,7 +20,8 @@
 #
 # Usage: Tests/KernelLane/run.sh        (HAPTICBOARD_SKIP_LANE=1 Scripts/test.sh skips it)
 #        KERNEL_LANE_BUILDS=libgpiod1 Tests/KernelLane/run.sh   builds and runs one libgpiod build
-#        only, for a quicker local check (the default, and CI, is "libgpiod1 libgpiod2").
+#        only, for a quicker local check (the default, and CI, is "libgpiod1 libgpiod2"; the second
+#        build runs the scenarios that exercise GPIO, which is all the builds differ in).
 #        KERNEL_LANE_ONLY="buttons two_chips" Tests/KernelLane/run.sh   runs only those scenarios
 #        (the names of guest/scenarios.sh's scenario_* functions), for a quicker local check.
 set -euo pipefail
@@ -35,7 +37,7 @@ fail() { echo "kernel lane: error: $*" >&2; exit 1; }
 
 # 1. Packages. The headers must match the kernel that boots, so they come after the image.
 Scripts/install-deps.sh qemu-system-x86 linux-image-amd64 busybox-static cpio i2c-tools gpiod \
-    alsa-utils curl build-essential kmod xz-utils linux-source-6.1
+    alsa-utils curl build-essential kmod xz-utils linux-source-6.1 joystick
 kernel_version=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|.*/vmlinuz-||' | sort -V | tail -1)
 [ -n "$kernel_version" ] || fail "no kernel in /boot (linux-image-amd64 installs one)"
 Scripts/install-deps.sh "linux-headers-$kernel_version"
@@ -178,7 +180,7 @@ copy_with_libraries() { # copy_with_libraries DESTINATION BINARY [LD_LIBRARY_PAT
 }
 cp /bin/busybox "$root/bin/"
 for tool in i2cget i2cset i2cdump i2cdetect; do copy_with_libraries "$root/bin" "/usr/sbin/$tool"; done
-for tool in gpiodetect gpioinfo gpioget gpioset gpiomon arecord curl; do copy_with_libraries "$root/bin" "/usr/bin/$tool"; done
+for tool in gpiodetect gpioinfo gpioget gpioset gpiomon arecord curl fftest; do copy_with_libraries "$root/bin" "/usr/bin/$tool"; done
 cp "$modules"/*.ko "$root/lib/modules/"
 cp -r /usr/share/alsa "$root/usr/share/"
 cp "$kernel_cache/unplug-at" "$kernel_cache/ff-client" "$kernel_cache/ff-recorder" "$kernel_cache/key-reader" "$root/lane/bin/"

@@ -9,9 +9,10 @@ extension ForceFeedbackEffect {
     /// - a type other than rumble, periodic, constant or ramp (`FF_SPRING`, `FF_DAMPER`, …), or a
     ///   periodic waveform other than the five (`FF_CUSTOM`): EINVAL;
     /// - an envelope level above 0x7FFF, the range `struct ff_envelope` documents: EINVAL;
-    /// - a trigger button: the device has no buttons, so the effect could never start: EINVAL;
+    /// - a trigger button that is not one of the device's `keys` (a board button's `key:`), so the
+    ///   effect could never start by it: EINVAL;
     /// - a slot outside `0..<slots`: EINVAL.
-    public func refusal(slots: Int) -> (errno: Errno, reason: String)? {
+    public func refusal(slots: Int, keys: [UInt16] = []) -> (errno: Errno, reason: String)? {
         guard id >= 0, Int(id) < slots else { return (.invalidArgument, "effect id \(id) is outside the device's \(slots) slots") }
         guard ForceFeedbackEffectType.played.contains(type) else {
             return (.invalidArgument, "\(type) is not played by hapticboard (only \(ForceFeedbackEffectType.played.map(\.description).joined(separator: ", ")))")
@@ -22,7 +23,10 @@ extension ForceFeedbackEffect {
         if let envelope, max(envelope.attackLevel, envelope.fadeLevel) > ForceFeedbackCode.maximumEnvelopeLevel {
             return (.invalidArgument, "envelope levels are 0...0x7FFF, not attack 0x\(String(envelope.attackLevel, radix: 16)) / fade 0x\(String(envelope.fadeLevel, radix: 16))")
         }
-        guard triggerButton == 0 else { return (.invalidArgument, "trigger button \(triggerButton): this device has no buttons to trigger effects") }
+        guard triggerButton == 0 || keys.contains(triggerButton) else {
+            let offered = keys.isEmpty ? "this device has no buttons to trigger effects" : "not a key of this device (\(keys.map(String.init).joined(separator: ", ")))"
+            return (.invalidArgument, "trigger button \(triggerButton): \(offered)")
+        }
         return nil
     }
 }

@@ -51,6 +51,8 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         public var refusedUploads = 0
         public var erases = 0
         public var plays = 0
+        /// Plays started by an effect's trigger button.
+        public var triggeredPlays = 0
         public var stops = 0
         public var gains = 0
     }
@@ -63,6 +65,8 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         var players: [String: HapticAdvancedPatternPlayer] = [:]
         /// When the current play started (as if from the beginning) and its repeat count.
         var play: (start: MonotonicInstant, count: Int32)?
+        /// When its trigger button last started it (`trigger.interval` counts from there).
+        var triggered: MonotonicInstant?
 
         init(effect: ForceFeedbackEffect) {
             self.effect = effect
@@ -118,15 +122,19 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     // MARK: Running
 
     /// Answers requests on a thread of its own until `stop()` or the device goes away; stops
-    /// with the engine.
-    public func start() {
+    /// with the engine. `threadSetup` readies that thread (`RealtimeThread.inputReader`: real-time
+    /// priority just below the timing thread's, so a game's play is read at once under load).
+    public func start(threadSetup: (any TimingThreadSetup)? = nil) {
         let previous = engine.stoppedHandler
         engine.stoppedHandler = { [weak self] reason in
             previous?(reason)
             guard let self else { return }
             self.end(.engineStopped(reason, fault: self.engine.lastFault))
         }
-        let thread = Thread { [self] in readRequests() }
+        let thread = Thread { [self] in
+            _ = threadSetup?.configureCurrentThread()
+            readRequests()
+        }
         thread.name = "hapticboard-ff"
         lifecycle.withLock {
             reading = true
@@ -245,7 +253,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     private func store(_ effect: ForceFeedbackEffect) -> Errno? {
         engine.locked {
             counted.uploads += 1
-            if let (errno, reason) = effect.refusal(slots: device.setup.capabilities.effectSlots) {
+            if let (errno, reason) = effect.refusal(slots: device.setup.capabilities.effectSlots, keys: device.setup.keys) {
                 counted.refusedUploads += 1
                 refusal = "upload to slot \(effect.id): \(reason) (\(errno))"
                 logger.info("\(refusal ?? "")")
@@ -285,6 +293,23 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             players[name] = try engine.makeAdvancedPlayer(with: plan.pattern, on: name)
         }
         slot.players = players
+    }
+
+    /// A key of the device went down (a board button with a `key:`): every effect whose
+    /// `trigger.button` it is plays once, as a game's play would start it, unless its
+    /// `trigger.interval` has not passed since that button last started it. The kernel's ff-core
+    /// leaves triggers to the device; hapticboard's device has the buttons, so it plays them.
+    public func keyPressed(_ code: UInt16) {
+        guard code != 0 else { return }
+        engine.locked {
+            let now = engine.clock.now
+            for slot in slots.values where slot.effect.triggerButton == code {
+                if let last = slot.triggered, now - last < .milliseconds(Int64(slot.effect.triggerInterval)) { continue }
+                slot.triggered = now
+                counted.triggeredPlays += 1
+                play(slot, count: 1)
+            }
+        }
     }
 
     private func play(_ slot: Slot, count: Int32) {

@@ -20,11 +20,16 @@ public final class BoardInputs: @unchecked Sendable {
 
     /// Requests every line of `configuration` on `hardware`; with `device` (the board's
     /// force-feedback device, created with `Board.forceFeedbackSetup`), presses of buttons with a
-    /// `key` are also reported there as EV_KEY and steps of encoders with an `axis` as EV_REL.
+    /// `key` are also reported there as EV_KEY and steps of encoders with an `axis` as EV_REL; with
+    /// `forceFeedback` (the provider answering that device), such a press also starts the effects
+    /// whose `trigger.button` is its key.
     /// - Throws: `GPIOError` for the first line that cannot be had (missing, busy, permission),
     ///   with every line requested before it released; `KeySourceError` for an evdev device that
     ///   cannot be opened.
-    public init(_ configuration: BoardInputConfiguration, hardware: any BoardHardware, service: HapticService?, device: (any ForceFeedbackDevice)? = nil) throws {
+    public init(
+        _ configuration: BoardInputConfiguration, hardware: any BoardHardware, service: HapticService?,
+        device: (any ForceFeedbackDevice)? = nil, forceFeedback: ForceFeedbackProvider? = nil
+    ) throws {
         self.configuration = configuration
         var opened: [(any ConfiguredDigitalInput, InputDecoder.LineRole)] = []
         for button in configuration.buttons {
@@ -54,7 +59,7 @@ public final class BoardInputs: @unchecked Sendable {
             InputKeyReader(source: try hardware.openKeySource(path: evdev.device), keys: evdev.keys, bindings: bindings)
         }
         if let device {
-            let output = InputDeviceOutput(configuration: configuration, device: device, decoder: decoder)
+            let output = InputDeviceOutput(configuration: configuration, device: device, decoder: decoder, triggers: forceFeedback)
             for reader in readers { reader.eventHandler = { output.report($0) } }
             keyReader?.eventHandler = { output.report($0) }
         }

@@ -26,8 +26,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
         var offset: Double
         var rate: Double
         /// Started "as soon as possible" (`start(atTime: 0)`): its start instant is the engine's
-        /// guess at the earliest, not a time anyone asked for, so the commands at its start run
-        /// however late they come (a button press or a trigger always clicks); later transients
+        /// guess at the earliest, not a time anyone asked for, so a transient at its start runs
+        /// however late it comes (a button press or a trigger always clicks); later transients
         /// are still dropped when stale.
         var asSoonAsPossible = false
     }

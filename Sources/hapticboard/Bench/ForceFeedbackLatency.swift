@@ -19,6 +19,8 @@ struct ForceFeedbackLatency {
 
     let clock: SystemMonotonicClock
     let scheduler: DeadlineScheduler
+    /// Whether the provider's thread asks for real-time priority, as `rumble` and `serve` do.
+    let realtime: Bool
     let samples: Int
 
     /// Both figures: through the device, then `player.start(atTime: now)` of the same pattern.
@@ -30,7 +32,7 @@ struct ForceFeedbackLatency {
         defer { engine.stop() }
         let device = SimulatedForceFeedbackDevice(setup: ForceFeedbackDeviceSetup(name: "hapticboard bench"))
         let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: ForceFeedbackLayout(strong: rig.actuator, weak: nil))
-        provider.start()
+        provider.start(threadSetup: realtime ? RealtimeThread.inputReader : nil)
         defer { provider.stop() }
         let client = device.connect()
         let id = try client.upload(Self.effect)

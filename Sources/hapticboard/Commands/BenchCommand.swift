@@ -132,7 +132,7 @@ struct BenchCommand: ParsableCommand {
         defer { scheduler.stopThread() }
         if ff {
             printError("bench: EV_FF play → first bus write, \(Self.forceFeedbackSamples) plays per path…")
-            let (device, direct) = try ForceFeedbackLatency(clock: clock, scheduler: scheduler, samples: Self.forceFeedbackSamples).run()
+            let (device, direct) = try ForceFeedbackLatency(clock: clock, scheduler: scheduler, realtime: !noRealtime, samples: Self.forceFeedbackSamples).run()
             let rows = [("EV_FF play → first bus write (simulated device, provider thread)", device),
                         ("player.start(atTime: now) → first bus write (direct engine path)", direct)].map { method, histogram in
                 BenchReport.OverheadRow(method: method, samples: histogram.count, p50Microseconds: BenchReport.microseconds(histogram.percentile(50)),

@@ -66,11 +66,11 @@ struct ButtonsCommand: ParsableCommand {
         if uinput {
             let device = try board.opened.hardware.createForceFeedbackDevice(board.board.forceFeedbackSetup)
             provider = try ForceFeedbackProvider(device: device, engine: service.engine, layout: board.board.forceFeedbackLayout)
-            provider?.start()
+            provider?.start(threadSetup: RealtimeThread.inputReader)
             FileHandle.standardOutput.write(Data("hapticboard buttons: input device \(device.clientPath ?? "(uinput)") '\(device.setup.name)'\n".utf8))
         }
         defer { provider?.stop() }
-        let inputs = try BoardInputs(configuration, hardware: board.opened.hardware, service: service, device: provider?.device)
+        let inputs = try BoardInputs(configuration, hardware: board.opened.hardware, service: service, device: provider?.device, forceFeedback: provider)
         let printer = ButtonPrinter(clock: board.opened.clock)
         for reader in inputs.readers {
             let line = reader.line.name

@@ -63,7 +63,7 @@ struct RumbleCommand: ParsableCommand {
         let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: board.board.forceFeedbackLayout)
         ended.provider = provider
         provider.endedHandler = { ending in ended.finish(ending) }
-        provider.start()
+        provider.start(threadSetup: RealtimeThread.inputReader)
         defer { provider.stop() }
         let setup = device.setup
         let layout = provider.layout

@@ -685,6 +685,9 @@ scenario_sound_and_drive() {
     # captured all of it; stop arecord only once it has read that much, or the file ends early.
     if ! capture_read_up_to_now; then
         fail "sound: arecord did not read what the Loopback had captured within 5 s: $(first_line /tmp/arecord.err)"
+        # The capture side's state, and whether arecord still runs, for a failure that does not repeat.
+        sed 's/^/lane: capture status: /' /proc/asound/Loopback/pcm1c/sub0/status
+        kill -0 $recorder 2> /dev/null && echo "lane: arecord still running" || echo "lane: arecord gone"
         kill $recorder 2> /dev/null; return
     fi
     kill -INT $recorder
@@ -1078,6 +1081,9 @@ scenario_evdev_actuator() {
         pass "evdev-ff ($build): play continuous-envelopes.ahap uploaded FF_RUMBLE $uploads times ($strengths strengths) over $span s, $rate a second (board: at most 100), played, stopped and erased slot 0; exit 0"
     else
         fail "evdev-ff ($build): expected exit 0, >= 10 rumble uploads of >= 5 strengths at <= 110 a second, a first play count=1 and a last erase; got exit $status, $uploads uploads ($strengths strengths, $rate a second), requests: $(echo $requests | cut -c 1-200): $(first_line /tmp/ffplay.err)"
+        # What the recorder saw last and what play said, for a failure that does not repeat.
+        tail -n 8 /tmp/recorder.log | sed 's/^/lane: recorder: /'
+        tail -n 5 /tmp/ffplay.err | sed 's/^/lane: play: /'
     fi
 }
 

@@ -214,10 +214,14 @@ chmod +x "$root/init"
 #    kernel panics, the timeout (15 min) when anything hangs. A hang guard, not a time limit: the
 #    scenarios take 4–5 minutes for both builds on a quiet host and over 5 on a loaded one (each
 #    scenario has its own watchdog), so the guard is far beyond any run that is merely slow.
+#    Memory: the initramfs unpacks into the root tmpfs (half the guest's memory) and the scenarios'
+#    traces, logs and capture go to its /tmp beside it; at 1 GiB the initramfs alone (over 300 MB
+#    with both builds) left so little that a late scenario's files were cut short (seen as a
+#    recorder log without its last lines, a capture arecord could not write, an empty sort).
 log="$kernel_cache/boot.log"
 say "booting $kernel_version under QEMU (TCG); console log: $log"
 set +e
-timeout 900 qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 1024 -nographic -no-reboot \
+timeout 900 qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 3072 -nographic -no-reboot \
     -kernel "/boot/vmlinuz-$kernel_version" -initrd "$kernel_cache/initrd.cpio" \
     -append "console=ttyS0 quiet panic=-1" < /dev/null | tr -d '\r' | tee "$log"
 qemu_status=${PIPESTATUS[0]}

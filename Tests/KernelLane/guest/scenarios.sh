@@ -1179,5 +1179,5 @@ lane_main() {
     tail -n 5 /tmp/chip.log
     only scenario_sound_and_drive
     # Room left where the scenarios write (the root tmpfs, with the initramfs in it).
-    echo "lane: /tmp: $(df -k /tmp | awk 'NR == 2 { printf "%d MB used of %d MB", $3 / 1024, $2 / 1024 }')"
+    echo "lane: /tmp (1K blocks: size used available): $(df -k /tmp 2>&1 | tail -n 1)"
 }

@@ -793,26 +793,35 @@ phase_value() { awk -v phase=$1 -v field=$2 '$1 == phase { value = $field } END 
 # each phase is read back from the SMBus trace; SIGINT then ends rumble: exit 130, standby, the
 # device node gone. The latency of each timed play (client's write to the first bus write) is
 # printed against the 1 ms goal.
+# rumble_started BINARY LABEL: starts `BINARY rumble` on the lane board, traced, and waits for its
+# device node (RUMBLE_NODE); fails LABEL and returns 1 when it never offers one.
+rumble_started() {
+    local tries=0
+    # The previous build's line must not be taken for this one's before the new run truncates it.
+    rm -f /tmp/rumble.out
+    traced_start /tmp/rumble.out /tmp/rumble.err $1 rumble --board $BOARD
+    until grep -q '^hapticboard rumble: /dev/input/event' /tmp/rumble.out; do
+        tries=$((tries + 1))
+        if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
+            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
+            fail "$2: hapticboard rumble never offered its device: $(first_line /tmp/rumble.err)"
+            return 1
+        fi
+        sleep 0.05
+    done
+    RUMBLE_NODE=$(sed -n 's|^hapticboard rumble: \(/dev/input/event[0-9]*\).*|\1|p' /tmp/rumble.out)
+}
+
 # fftest, the joystick package's force-feedback test as users run it (unmodified, from Debian),
 # against hapticboard rumble: it uploads its six effects (the spring and the damper are refused),
 # plays the sine, the constant force and both rumbles in turn (it stops none of them before the
 # next), then stops them all and leaves. What reached the chip in each is read from the trace.
 scenario_fftest() {
-    local build=$1 binary tries=0 status fftest_status node phase
+    local build=$1 binary status fftest_status node phase
     binary=$(hapticboard_of $build)
     echo 16384 > $TRACING/buffer_size_kb
-    rm -f /tmp/rumble.out
-    traced_start /tmp/rumble.out /tmp/rumble.err $binary rumble --board $BOARD
-    until grep -q '^hapticboard rumble: /dev/input/event' /tmp/rumble.out; do
-        tries=$((tries + 1))
-        if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
-            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
-            fail "fftest ($build): hapticboard rumble never offered its device: $(first_line /tmp/rumble.err)"
-            return
-        fi
-        sleep 0.05
-    done
-    node=$(sed -n 's|^hapticboard rumble: \(/dev/input/event[0-9]*\).*|\1|p' /tmp/rumble.out)
+    rumble_started $binary "fftest ($build)" || return
+    node=$RUMBLE_NODE
     # fftest uploads its six effects, then reads effect numbers on its input. Its prompts stay in
     # its stdout buffer (a file), but it flushes each "Uploading effect" line: once the last shows,
     # the numbers go, each phase marked in the trace just before its number. The sine waits 1 s
@@ -972,23 +981,12 @@ scenario_buttons() {
 }
 
 scenario_force_feedback_device() {
-    local build=$1 binary tries=0 status client_status node
+    local build=$1 binary status client_status node
     binary=$(hapticboard_of $build)
     # Room for every SMBus event of the run (each phase rewrites RTP_INPUT up to a thousand times a second).
     echo 16384 > $TRACING/buffer_size_kb
-    # The previous build's line must not be taken for this one's before the new run truncates it.
-    rm -f /tmp/rumble.out
-    traced_start /tmp/rumble.out /tmp/rumble.err $binary rumble --board $BOARD
-    until grep -q '^hapticboard rumble: /dev/input/event' /tmp/rumble.out; do
-        tries=$((tries + 1))
-        if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
-            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
-            fail "force-feedback device ($build): hapticboard rumble never offered its device: $(first_line /tmp/rumble.err)"
-            return
-        fi
-        sleep 0.05
-    done
-    node=$(sed -n 's|^hapticboard rumble: \(/dev/input/event[0-9]*\).*|\1|p' /tmp/rumble.out)
+    rumble_started $binary "force-feedback device ($build)" || return
+    node=$RUMBLE_NODE
     echo "lane: $(head -n 1 /tmp/rumble.out)"
     ff-client "$FF_DEVICE_NAME" $TRACING/trace_marker > /tmp/ffclient.out 2>&1
     client_status=$?

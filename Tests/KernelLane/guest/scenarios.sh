@@ -1177,5 +1177,5 @@ lane_main() {
     tail -n 5 /tmp/chip.log
     only scenario_sound_and_drive
     # Room left where the scenarios write (the root tmpfs, with the initramfs in it).
-    echo "lane: /tmp (1K blocks: size used available): $(df -k /tmp 2>&1 | tail -n 1)"
+    echo "lane: root tmpfs, /tmp included (1K blocks: size used available): $(df -k / 2>&1 | tail -n 1)"
 }

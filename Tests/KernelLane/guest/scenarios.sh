@@ -646,13 +646,21 @@ within() { awk -v v=$1 -v e=$2 -v t=$3 'BEGIN { exit !(v != "none" && (v - e) <=
 # frames_ms FRAMES: the duration of FRAMES at $RATE in milliseconds, two decimals.
 frames_ms() { awk -v f=$1 -v r=$RATE 'BEGIN { if (f == "none") print "none"; else printf "%.2f", f * 1000 / r }'; }
 
-# Waits (at most 5 s) until arecord has read every frame the Loopback's capture side holds now:
-# its application pointer has reached the hardware pointer read on entry.
+# Waits (a hang guard of 5 s each) until arecord has read every frame play wrote. play returns once
+# its last frame has left the playback side, but the Loopback's cable copies to the capture side
+# a period at a time, so that frame can still be on its way: wait until the capture side has moved
+# two periods (1,024 frames) past where it was on entry, then until arecord has read up to there.
 capture_read_up_to_now() {
-    local status=/proc/asound/Loopback/pcm1c/sub0/status captured tries=0
-    captured=$(awk '$1 == "hw_ptr" { print $3 }' $status)
-    [ -n "$captured" ] || return 1
-    until [ "$(awk '$1 == "appl_ptr" { print $3 }' $status)" -ge "$captured" ] 2> /dev/null; do
+    local status=/proc/asound/Loopback/pcm1c/sub0/status target tries=0
+    target=$(awk '$1 == "hw_ptr" { print $3 + 1024 }' $status)
+    [ -n "$target" ] || return 1
+    until [ "$(awk '$1 == "hw_ptr" { print $3 }' $status)" -ge "$target" ] 2> /dev/null; do
+        tries=$((tries + 1))
+        [ $tries -le 100 ] || return 1
+        sleep 0.05
+    done
+    tries=0
+    until [ "$(awk '$1 == "appl_ptr" { print $3 }' $status)" -ge "$target" ] 2> /dev/null; do
         tries=$((tries + 1))
         [ $tries -le 100 ] || return 1
         sleep 0.05
@@ -1177,5 +1185,6 @@ lane_main() {
     tail -n 5 /tmp/chip.log
     only scenario_sound_and_drive
     # Room left where the scenarios write (the root tmpfs, with the initramfs in it).
-    echo "lane: root tmpfs, /tmp included (1K blocks: size used available): $(df -k / 2>&1 | tail -n 1)"
+    # Shmem is what the root tmpfs holds (the initramfs and every scenario's files).
+    echo "lane: memory at the end: $(grep -E '^(MemTotal|MemAvailable|Shmem):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
 }

@@ -246,6 +246,10 @@ public final class PlaybackSession {
         while try !engine.soundHasPlayedOut(), !stopRequested(), clock.now < giveUp {
             advance(by: slice)
         }
+        // The queue reads empty once the stream's own buffer has played, but a shared device
+        // (ALSA dshare or dmix, a Pi's default) can still hold up to a period in the device
+        // behind it, which closing the stream cuts: let two more periods play.
+        if !stopRequested() { advance(by: slice * 2) }
     }
 
     /// Stops every player, leaves the actuators stopped and in standby, and stops the timing

@@ -237,8 +237,9 @@ public final class PlaybackSession {
     }
 
     /// Waits until every sound has left the device (`HapticEngine.soundHasPlayedOut`), at most
-    /// `soundPlayOutLimit`, so `finish` — which drops what the device holds — never cuts the end
-    /// of the last sound. A stop request ends the wait at once.
+    /// `soundPlayOutLimit`, then two device periods more for a shared device's slave, so `finish`
+    /// — which drops what the device holds — never cuts the end of the last sound. A stop request
+    /// ends the wait at once.
     private func letSoundPlayOut(stopRequested: () -> Bool) throws {
         guard let format = engine.audio?.output.sink.format else { return }
         let slice = format.duration(ofFrames: format.periodFrames)

@@ -19,14 +19,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
-        // `hapticboard serve`: HTTP and WebSocket on a Unix socket, lifecycle, metrics; the
-        // command's client side talks to it with AsyncHTTPClient.
+        // `hapticboard serve`: HTTP and WebSocket on a Unix socket, lifecycle, metrics. The
+        // command's client side uses SwiftNIO's HTTP and WebSocket codecs, which come with them
+        // (a TLS-capable client would compile BoringSSL into every build for a local socket).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         // Tests only: counts allocations, to prove the real-time path makes none.
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         // Tests only: property tests (generated patterns) through Swift Testing.
@@ -87,11 +88,13 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             resources: [.embedInCode("Serve/openapi.json")]
         ),
@@ -132,9 +135,6 @@ let package = Package(
             ],
             exclude: ["FuzzFindings"]
         ),
-        .testTarget(name: "hapticboardTests", dependencies: [
-            "hapticboard",
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-        ]),
+        .testTarget(name: "hapticboardTests", dependencies: ["hapticboard"]),
     ]
 )

@@ -1,7 +1,6 @@
 import Foundation
 import HapticRuntime
 import HardwareMocks
-import HummingbirdWSClient
 import Logging
 import XCTest
 @testable import hapticboard
@@ -187,26 +186,23 @@ final class ServeTests: XCTestCase {
 
     func testTheTCPListenerNeedsTheTokenAndServesWebSocketTriggers() throws {
         let port = Self.port
-        let url = "http://127.0.0.1:\(port)/status"
+        let listener = ServiceEndpoint.tcp(host: "127.0.0.1", port: port)
         let token = Self.token
-        let refused = try ServiceConnection.blocking { try await ServiceConnection.request("GET", url: url) }
+        let refused = try ServiceConnection.blocking { try await ServiceConnection.request("GET", "/status", at: listener) }
         XCTAssertEqual(refused.status, 401)
         XCTAssertEqual(try errorCode(refused), "unauthorized")
-        XCTAssertEqual(try ServiceConnection.blocking { try await ServiceConnection.request("GET", url: url, token: token) }.status, 200)
+        XCTAssertEqual(try ServiceConnection.blocking { try await ServiceConnection.request("GET", "/status", at: listener, token: token) }.status, 200)
 
         let replies = LineBox()
         try ServiceConnection.blocking {
-            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/ws?token=\(Self.token)", logger: Logger(label: "test")) { inbound, outbound, _ in
-                try await outbound.write(.text(#"{"op": "play", "notation": "loud sharp", "id": 7}"#))
-                try await outbound.write(.text(#"{"op": "play", "effect": 500, "id": 8}"#))
-                try await outbound.write(.text(#"{"op": "dance"}"#))
-                var count = 0
-                for try await message in inbound.messages(maxSize: 1 << 16) {
-                    if case .text(let text) = message { replies.append(text) }
-                    count += 1
-                    if count == 3 { break }
+            try await ServiceWebSocket.session("/ws?token=\(token)", at: listener) { socket in
+                try await socket.send(#"{"op": "play", "notation": "loud sharp", "id": 7}"#)
+                try await socket.send(#"{"op": "play", "effect": 500, "id": 8}"#)
+                try await socket.send(#"{"op": "dance"}"#)
+                for _ in 0..<3 {
+                    guard let reply = try await socket.receive() else { break }
+                    replies.append(reply)
                 }
-                try await outbound.close(.normalClosure, reason: nil)
             }
         }
         let all = replies.all

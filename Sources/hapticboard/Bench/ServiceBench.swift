@@ -4,7 +4,6 @@ import Foundation
 import HapticRuntime
 import HardwareMocks
 import Hummingbird
-import HummingbirdWSClient
 import Logging
 import ServiceLifecycle
 #if canImport(Glibc)
@@ -131,19 +130,17 @@ struct ServiceBench {
         let histogram = HistogramBox()
         let clock = self.clock
         let samples = self.samples
-        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/ws?token=\(Self.token)", logger: Logger(label: "bench")) { inbound, outbound, _ in
-            var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+        try await ServiceWebSocket.session("/ws?token=\(Self.token)", at: .tcp(host: "127.0.0.1", port: port)) { socket in
             for index in 0...samples {
                 bus.arm()
                 let requested = clock.now
-                try await outbound.write(.text(#"{"op": "play", "feedback": "impact", "style": "rigid"}"#))
+                try await socket.send(#"{"op": "play", "feedback": "impact", "style": "rigid"}"#)
                 let wrote = bus.waitForWrite(patience: Self.patience)
-                _ = try await replies.next()
+                _ = try await socket.receive()
                 // The first trigger is not measured (as over the socket).
                 if index > 0, let wrote { histogram.record(wrote - requested) }
                 try await Task.sleep(for: Self.settle)
             }
-            try await outbound.close(.normalClosure, reason: nil)
         }
         return histogram.value
     }

@@ -1,14 +1,12 @@
-import AsyncHTTPClient
 import Foundation
 import HapticRuntime
 import NIOCore
-import NIOHTTP1
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The command's side of a running service: requests over its Unix socket (AsyncHTTPClient),
-/// for `hapticboard client …` and for `play`, which uses the service when one is running.
+/// The command's side of a running service: requests over its Unix socket (`ServiceHTTP`), for
+/// `hapticboard client …` and for `play`, which uses the service when one is running.
 struct ServiceConnection {
     let socketPath: String
 
@@ -56,40 +54,47 @@ struct ServiceConnection {
     /// One request; the connection closes with it (so feedback started without `outlive` or
     /// `wait` would stop at once — callers ask for one of them).
     func request(_ method: String, _ path: String, body: String? = nil) async throws -> Answer {
-        guard let url = URL(httpURLWithSocketPath: socketPath, uri: path) else { throw ServiceRefusal(status: 0, code: "bad-socket-path", message: "cannot address \(socketPath)") }
-        return try await Self.request(method, url: url.absoluteString, body: body)
+        try await Self.request(method, path, at: .unixSocket(path: socketPath), body: body)
     }
 
-    /// One request to `url` (`http+unix://…` or the TCP listener's `http://…`, with its `token`).
-    static func request(_ method: String, url: String, token: String? = nil, body: String? = nil) async throws -> Answer {
-        var request = HTTPClientRequest(url: url)
-        request.method = HTTPMethod(rawValue: method)
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        // One connection per request: the service ties feedback to its connection, so a
-        // connection kept alive in a pool would keep feedback that should have stopped.
-        request.headers.add(name: "Connection", value: "close")
-        if let body {
-            request.body = .bytes(ByteBuffer(string: body))
-            request.headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+    /// One request to `endpoint` (the Unix socket, or the TCP listener with its `token`); the
+    /// body is read up to 16 MiB.
+    static func request(_ method: String, _ path: String, at endpoint: ServiceEndpoint, token: String? = nil, body: String? = nil) async throws -> Answer {
+        var answer = Answer(status: 0, body: Data())
+        try await ServiceHTTP.exchange(method, path, at: endpoint, token: token, body: body) { part in
+            switch part {
+            case .status(let status): answer.status = status
+            case .body(let chunk):
+                answer.body.append(contentsOf: chunk.readableBytesView)
+                guard answer.body.count <= 16 << 20 else {
+                    throw ServiceRefusal(status: answer.status, code: "answer-too-large", message: "the service's answer to \(method) \(path) is over 16 MiB")
+                }
+            }
+            return true
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
-        let bytes = try await response.body.collect(upTo: 16 << 20)
-        return Answer(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+        return answer
     }
 
     /// Reads `GET /events` line by line until `handle` returns false or the service closes it.
     func events(_ handle: (String) -> Bool) async throws {
-        guard let url = URL(httpURLWithSocketPath: socketPath, uri: "/events") else { return }
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString), timeout: .hours(24 * 365))
+        var status = 0
         var pending = Data()
-        for try await chunk in response.body {
-            pending.append(contentsOf: chunk.readableBytesView)
+        // The stream may stay quiet for as long as nothing happens.
+        try await ServiceHTTP.exchange("GET", "/events", at: .unixSocket(path: socketPath), silenceLimit: nil) { part in
+            switch part {
+            case .status(let code): status = code
+            case .body(let chunk): pending.append(contentsOf: chunk.readableBytesView)
+            }
+            // A refusal's body is its error, not events.
+            guard (200..<300).contains(status) else { return true }
             while let newline = pending.firstIndex(of: 0x0A) {
                 let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                 pending.removeSubrange(pending.startIndex...newline)
-                if !handle(line) { return }
+                if !handle(line) { return false }
             }
+            return true
         }
+        guard (200..<300).contains(status) else { throw Answer(status: status, body: pending).refusal }
     }
 
     /// Runs `body` to its end from synchronous code (a command's `run()`), on the concurrency
@@ -106,7 +111,8 @@ struct ServiceConnection {
     }
 }
 
-/// A refusal from the service, printed as its message.
+/// A refusal from the service, printed as its message; status 0 when no answer came (no service,
+/// a connection broken mid-answer).
 struct ServiceRefusal: Error, CustomStringConvertible {
     var status: Int
     var code: String
@@ -115,6 +121,7 @@ struct ServiceRefusal: Error, CustomStringConvertible {
     var column: Int?
 
     var description: String {
+        guard status != 0 else { return message }
         let place = line.map { "\($0):\(column ?? 0): " } ?? ""
         return "the service refused (\(code)): \(place)\(message)"
     }

@@ -175,6 +175,8 @@ public protocol Actuator: AnyObject {
     @discardableResult func wake() throws -> PowerTransitionReport
     /// → ready in `mode`, waking first if needed.
     @discardableResult func prepare(for mode: DriveMode) throws -> PowerTransitionReport
+    /// Whether `prepare(for: mode)` would do nothing now: ready, in that mode.
+    func isPrepared(for mode: DriveMode) -> Bool
     /// → standby (stops any output first).
     @discardableResult func standby() throws -> PowerTransitionReport
     /// → off (stops any output and enters standby first).
@@ -207,6 +209,9 @@ public protocol Actuator: AnyObject {
 }
 
 extension Actuator {
+    /// Default for actuators with one drive mode, which `prepare` checks.
+    public func isPrepared(for mode: DriveMode) -> Bool { powerState == .ready }
+
     /// Default for actuators whose drive frequency is fixed: refuse rather than ignore.
     public func setDriveFrequency(_ hertz: Double) throws {
         throw ActuatorError.unsupported(actuator: name, operation: "setting the drive frequency (\(hertz) Hz)")

@@ -78,6 +78,28 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(rig.scheduler.metrics.droppedLate, 1, "the later tap was stale")
     }
 
+    /// On a ready actuator a start "as soon as possible" goes to the bus at once: not after the
+    /// engine's worst-case lead (a whole sequencer trigger, 9 writes), which it used to wait out.
+    /// The pattern keeps its own timing from there.
+    func testAPlayerStartedAsSoonAsPossibleOnAReadyActuatorWritesAtOnce() throws {
+        // No status reads, which could share the bus with the second tap.
+        let rig = EngineRig(statusPollInterval: nil)
+        try rig.engine.start()
+        // The first tap wakes and prepares the chip, which then stays ready for 2 s.
+        try rig.engine.makePlayer(with: TestPatterns.taps(at: [0])).start(atTime: 0)
+        rig.run(until: 0.5)
+        XCTAssertEqual(rig.actuator.powerState, .ready)
+        let started = rig.now
+        try rig.engine.makePlayer(with: TestPatterns.taps(at: [0, 0.1])).start(atTime: 0)
+        rig.run(until: 1)
+        let firstWrite = try XCTUnwrap(rig.board.bus.log.first { $0.time >= started })
+        XCTAssertEqual(firstWrite.time, started, "the trigger's first write went out when start was called")
+        let taps = rig.goTimes.filter { $0 >= started }
+        XCTAssertEqual(taps.count, 2)
+        XCTAssertEqual(taps[1] - taps[0], .milliseconds(100), "the pattern's own spacing")
+        XCTAssertEqual(rig.scheduler.metrics.droppedLate, 0)
+    }
+
     func testApplicationStopLeavesStandbyWithoutStoppedHandler() throws {
         let rig = EngineRig()
         let reasons = Collected<HapticEngine.StoppedReason>()

@@ -136,8 +136,10 @@ public final class DRV2605Actuator: Actuator {
     }
 
     @discardableResult
+    public func isPrepared(for mode: DriveMode) -> Bool { powerState == .ready && preparedMode == mode }
+
     public func prepare(for mode: DriveMode) throws -> PowerTransitionReport {
-        if powerState == .ready, preparedMode == mode { return unchanged(.prepare) }
+        if isPrepared(for: mode) { return unchanged(.prepare) }
         guard mode != .pcm else { throw DRV2605Error.unsupported(variant: variant, "drive an actuator as PCM audio") }
         let start = driver.clock.now
         let from = powerState

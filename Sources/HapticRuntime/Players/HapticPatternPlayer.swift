@@ -267,7 +267,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
             engine.claim(channel, for: self)
         }
         try scheduleCommands(from: nil)
-        engine.playerBeganAudio(sent.applied(to: pattern), from: start, at: instant, rate: rateValue, player: id)
+        // An as-soon-as-possible start may have begun earlier than `instant` (`startAdvance`).
+        engine.playerBeganAudio(sent.applied(to: pattern), from: start, at: segment?.start ?? instant, rate: rateValue, player: id)
         if loopEnabledValue {
             let boundary = deadline(forPatternTime: length)
             loopToken = engine.scheduleControl(at: boundary, key: controlKey("loop")) { [weak self] in
@@ -306,6 +307,18 @@ public class HapticPatternPlayer: @unchecked Sendable {
             for (command, deadline) in zip(sliced, deadlines) where command.time >= (replanTime ?? -.infinity) {
                 let issueAt = engine.issueInstant(of: command.command, on: channel, deadline: deadline)
                 planned.append(PlannedCommand(channel: index, command: command.command, time: command.time, deadline: deadline, issueAt: issueAt))
+            }
+        }
+        if replanTime == nil, segment.asSoonAsPossible {
+            let advance = startAdvance(of: planned)
+            if advance > .zero {
+                self.segment?.start = segment.start - advance
+                planned = planned.map { command in
+                    var advanced = command
+                    advanced.deadline = command.deadline - advance
+                    advanced.issueAt = command.issueAt - advance
+                    return advanced
+                }
             }
         }
         // Issue order; commands issued together keep channel and program order.
@@ -413,6 +426,34 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// When each command must have taken effect. A mode switch must be done before the bus is
     /// needed for the first command of its mode, which is issued early by its own cost: so a
     /// `.prepare` is due at the next command's deadline minus that command's expected cost.
+    /// How much earlier than planned an as-soon-as-possible segment can begin: its start instant
+    /// is the engine's guess (`ActuatorChannel.startLead`, a whole sequencer trigger at the bus's
+    /// rated speed), but the scheduler already issues each command its learned lead ahead of its
+    /// deadline, so the segment may begin as early as its first command can be issued now — a
+    /// press or a trigger then reaches the bus at once instead of after the guess. Zero when an
+    /// actuator must first wake or be prepared (their budgets are planned from the guess), when
+    /// sounds start with the segment (the sound device's own latency sets their start), and for
+    /// commands a synchronizer may start together (their lead is the synchronizer's).
+    private func startAdvance(of planned: [PlannedCommand]) -> Duration {
+        guard channels.allSatisfy({ $0.actuator.powerState == .ready }),
+              engine.audioOutput == nil || engine.playsHapticsOnly,
+              channels.count == 1 || engine.synchronizers.isEmpty,
+              let firstIssue = planned.map(\.issueAt).min() else { return .zero }
+        let now = engine.clock.now
+        var earliestDispatch: MonotonicInstant?
+        // No lead is longer than the plan's horizon, so later commands cannot be dispatched first.
+        for command in planned where command.issueAt < firstIssue + Self.planHorizon {
+            let channel = channels[command.channel]
+            // A prepare for the mode the actuator is in does nothing: its lead is not waited for.
+            if case .prepare(let mode) = command.command, channel.actuator.isPrepared(for: mode) { continue }
+            let (key, expected) = channel.cost(of: command.command)
+            let dispatch = command.issueAt - engine.scheduler.lead(for: key, expectedCost: expected)
+            earliestDispatch = min(earliestDispatch ?? dispatch, dispatch)
+        }
+        guard let earliestDispatch, earliestDispatch > now else { return .zero }
+        return earliestDispatch - now
+    }
+
     private func commandDeadlines(_ sliced: [SlicedCommand], on channel: ActuatorChannel) -> [MonotonicInstant] {
         var deadlines = sliced.map { deadline(forPatternTime: $0.time) }
         var following: (deadline: MonotonicInstant, cost: Duration)?

@@ -19,6 +19,8 @@ struct CostEstimate {
     private var samples: Int
 
     var lead: Duration { .nanoseconds(leadNanoseconds) }
+    /// Whether the lead comes from a seed or a measurement (a zero seed waits for the first).
+    var isSeeded: Bool { samples > 0 }
 
     /// Starts from `expectedCost`; a zero (unknown) seed is replaced by the first measurement.
     init(expectedCost: Duration) {

@@ -166,6 +166,12 @@ public final class DeadlineScheduler: @unchecked Sendable {
         condition.withLock { pending.lead(for: costKey) }
     }
 
+    /// The lead a command of `costKey` scheduled now would get: the learned one, or
+    /// `expectedCost` (the seed `schedule` would give it) for a key never measured.
+    public func lead(for costKey: CostKey, expectedCost: Duration) -> Duration {
+        condition.withLock { pending.lead(for: costKey, expectedCost: expectedCost) }
+    }
+
     /// Commands scheduled that have neither run, been dropped nor been cancelled.
     public var pendingCount: Int {
         condition.withLock { pending.liveCount }

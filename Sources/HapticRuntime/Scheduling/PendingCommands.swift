@@ -78,6 +78,11 @@ struct PendingCommands {
         queueIndex[costKey].map { queues[$0].estimate.lead } ?? .zero
     }
 
+    func lead(for costKey: CostKey, expectedCost: Duration) -> Duration {
+        guard let index = queueIndex[costKey], queues[index].estimate.isSeeded else { return max(expectedCost, .zero) }
+        return queues[index].estimate.lead
+    }
+
     /// Feeds a measured duration into the lead of the command's key.
     mutating func recordCost(_ cost: Duration, of command: ScheduledCommand) {
         queues[command.queue].estimate.record(cost)

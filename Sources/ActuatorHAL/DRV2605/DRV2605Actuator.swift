@@ -135,9 +135,9 @@ public final class DRV2605Actuator: Actuator {
         }
     }
 
-    @discardableResult
     public func isPrepared(for mode: DriveMode) -> Bool { powerState == .ready && preparedMode == mode }
 
+    @discardableResult
     public func prepare(for mode: DriveMode) throws -> PowerTransitionReport {
         if isPrepared(for: mode) { return unchanged(.prepare) }
         guard mode != .pcm else { throw DRV2605Error.unsupported(variant: variant, "drive an actuator as PCM audio") }

@@ -28,6 +28,16 @@ public struct ForceFeedbackDeviceSetup: Sendable, Hashable {
         self.version = version
         self.capabilities = capabilities
     }
+
+    /// The same device offering force feedback only: no keys or axes, for a process that reads
+    /// none of the board's inputs (its keys would never press, and an effect's trigger button
+    /// could never start it).
+    public var forceFeedbackOnly: ForceFeedbackDeviceSetup {
+        var setup = self
+        setup.keys = []
+        setup.relativeAxes = []
+        return setup
+    }
 }
 
 /// An upload a client made (`EVIOCSFF`), waiting for its answer: the effect with the slot the

@@ -17,7 +17,10 @@ struct RumbleCommand: ParsableCommand {
             virtual bus, 16 effects). Effects clients upload play on the board's actuators: rumble's \
             strong motor on the first (or force-feedback: strong), its weak motor on the second; \
             other effects panned by direction between them; a board with one actuator plays \
-            everything on it. docs/force-feedback.md has the whole mapping.
+            everything on it. docs/force-feedback.md has the whole mapping. The device offers \
+            force feedback only: for the board's buttons and knobs on the same device (a gamepad \
+            with rumble, and effects started by a trigger button) use `buttons --uinput` or \
+            `serve --force-feedback`.
 
             Prints the device node, then serves until Ctrl-C (SIGINT) or SIGTERM: every effect \
             stops, the actuators are left stopped and in standby, the device is removed, and the \
@@ -59,17 +62,19 @@ struct RumbleCommand: ParsableCommand {
             engine.stop()
             scheduler.stopThread()
         }
-        let device = try board.opened.hardware.createForceFeedbackDevice(board.board.forceFeedbackSetup)
+        // Force feedback only: rumble reads none of the board's buttons, so an effect with a
+        // trigger button is refused (EINVAL) rather than accepted and never started.
+        // `buttons --uinput` and `serve --force-feedback` offer the gamepad with rumble.
+        let device = try board.opened.hardware.createForceFeedbackDevice(board.board.forceFeedbackSetup.forceFeedbackOnly)
         let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: board.board.forceFeedbackLayout)
         ended.provider = provider
         provider.endedHandler = { ending in ended.finish(ending) }
         provider.start(threadSetup: RealtimeThread.inputReader)
         defer { provider.stop() }
-        let setup = device.setup
         let layout = provider.layout
         let motors = layout.weak.map { "strong \(layout.strong), weak \($0)" } ?? "everything on \(layout.strong)"
         // Written unbuffered, so whoever waits for the node (a script, the kernel lane) sees it at once.
-        let announcement = "hapticboard rumble: \(device.clientPath ?? "a uinput device") '\(setup.name)' (\(setup.capabilities.names.joined(separator: " ")), \(setup.capabilities.effectSlots) effects) on board \(board.name): \(motors)\n"
+        let announcement = "hapticboard rumble: \(device.clientPath ?? "a uinput device") '\(device.setup.name)' (\(device.setup.capabilities.names.joined(separator: " ")), \(device.setup.capabilities.effectSlots) effects) on board \(board.name): \(motors)\n"
         FileHandle.standardOutput.write(Data(announcement.utf8))
         log.info("serving force feedback until SIGINT or SIGTERM")
         if let failure = ended.wait() {

@@ -69,9 +69,17 @@ enum ServiceHTTP {
             } else if method != "GET" {
                 headers.add(name: "Content-Length", value: "0")
             }
-            try await outbound.write(.head(HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path, headers: headers)))
-            if let bytes { try await outbound.write(.body(.byteBuffer(bytes))) }
-            try await outbound.write(.end(nil))
+            var parts: [HTTPClientRequestPart] = [.head(HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path, headers: headers))]
+            if let bytes { parts.append(.body(.byteBuffer(bytes))) }
+            parts.append(.end(nil))
+            // The service may answer and close before the request is all written (a refusal of a
+            // body too large, or of anything once its body is read): its answer still counts.
+            var writeFailure: (any Error)?
+            do {
+                try await outbound.write(contentsOf: parts)
+            } catch {
+                writeFailure = error
+            }
             for try await part in inbound {
                 switch part {
                 case .head(let head):
@@ -82,6 +90,7 @@ enum ServiceHTTP {
                     return
                 }
             }
+            if let writeFailure { throw writeFailure }
             throw ServiceRefusal(status: 0, code: "no-answer", message: "the service at \(endpoint) closed the connection before its answer ended (or sent nothing for \(silenceLimit.map { "\($0.nanoseconds / 1_000_000_000) s" } ?? "ever"))")
         }
     }

@@ -66,15 +66,13 @@ struct ServiceBench {
             board: try BoardShowReport(board: board, calibrations: .init()), metrics: ServeMetrics(service: service)
         )
         let port = 30_000 + Int(getpid() % 20_000)
-        // As `serve` runs: one network thread, which also runs the handlers.
-        let network = ServeEventLoop()
         let group = ServiceGroup(configuration: .init(services: [
             Application(router: api.router(token: nil), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: nil)),
-                        configuration: .init(address: .unixDomainSocket(path: socket)), eventLoopGroupProvider: network.provider, logger: logger),
+                        configuration: .init(address: .unixDomainSocket(path: socket)), logger: logger),
             Application(router: api.router(token: Self.token), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: Self.token)),
-                        configuration: .init(address: .hostname("127.0.0.1", port: port)), eventLoopGroupProvider: network.provider, logger: logger),
+                        configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger),
         ].map { .init(service: $0) }, logger: logger))
-        let serving = Task { try await network.run { try await group.run() } }
+        let serving = Task { try await group.run() }
         defer { serving.cancel() }
         while !ServiceConnection.isServing(at: socket) { try await Task.sleep(for: .milliseconds(10)) }
         guard let bus = hardware.zeroCostBus else { throw CommandLineError.noActuators(board: "sim") }

@@ -136,7 +136,6 @@ struct ServeCommand: AsyncParsableCommand {
                 log.notice("\(announcement)")
             }
             let socketFile = try UnixSocketFile(path: socketPath, mode: socketMode)
-            let network = ServeEventLoop()
             var services: [any Service] = [
                 Application(
                     router: api.router(token: nil), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: nil)),
@@ -145,7 +144,6 @@ struct ServeCommand: AsyncParsableCommand {
                         socketFile.applyMode()
                         readiness.listenerReady()
                     },
-                    eventLoopGroupProvider: network.provider,
                     logger: logger
                 ),
             ]
@@ -154,7 +152,6 @@ struct ServeCommand: AsyncParsableCommand {
                     router: api.router(token: tcp.token), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: tcp.token)),
                     configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: "hapticboard"),
                     onServerRunning: { _ in readiness.listenerReady() },
-                    eventLoopGroupProvider: network.provider,
                     logger: logger
                 ))
             }
@@ -170,7 +167,7 @@ struct ServeCommand: AsyncParsableCommand {
                 socketFile.remove()
             }
             let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            try await network.run { try await group.run() }
+            try await group.run()
         } catch {
             service.shutDown()
             throw error

@@ -423,15 +423,13 @@ public class HapticPatternPlayer: @unchecked Sendable {
         }
     }
 
-    /// When each command must have taken effect. A mode switch must be done before the bus is
-    /// needed for the first command of its mode, which is issued early by its own cost: so a
-    /// `.prepare` is due at the next command's deadline minus that command's expected cost.
     /// How much earlier than planned an as-soon-as-possible segment can begin: its start instant
     /// is the engine's guess (`ActuatorChannel.startLead`, a whole sequencer trigger at the bus's
     /// rated speed), but the scheduler already issues each command its learned lead ahead of its
     /// deadline, so the segment may begin as early as its first command can be issued now — a
-    /// press or a trigger then reaches the bus at once instead of after the guess. Zero when an
-    /// actuator must first wake or be prepared (their budgets are planned from the guess), when
+    /// press or a trigger then reaches the bus at once instead of after the guess. A mode switch
+    /// keeps its own lead; a prepare for the mode the actuator is in costs nothing. Zero when an
+    /// actuator must first wake or leave standby (their budgets are planned from the guess), when
     /// sounds start with the segment (the sound device's own latency sets their start), and for
     /// commands a synchronizer may start together (their lead is the synchronizer's).
     private func startAdvance(of planned: [PlannedCommand]) -> Duration {
@@ -454,6 +452,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
         return earliestDispatch - now
     }
 
+    /// When each command must have taken effect. A mode switch must be done before the bus is
+    /// needed for the first command of its mode, which is issued early by its own cost: so a
+    /// `.prepare` is due at the next command's deadline minus that command's expected cost.
     private func commandDeadlines(_ sliced: [SlicedCommand], on channel: ActuatorChannel) -> [MonotonicInstant] {
         var deadlines = sliced.map { deadline(forPatternTime: $0.time) }
         var following: (deadline: MonotonicInstant, cost: Duration)?

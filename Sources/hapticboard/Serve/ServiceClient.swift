@@ -91,7 +91,8 @@ enum ServiceHTTP {
                 }
             }
             if let writeFailure { throw writeFailure }
-            throw ServiceRefusal(status: 0, code: "no-answer", message: "the service at \(endpoint) closed the connection before its answer ended (or sent nothing for \(silenceLimit.map { "\($0.nanoseconds / 1_000_000_000) s" } ?? "ever"))")
+            let silence = silenceLimit.map { " (or sent nothing for \($0.nanoseconds / 1_000_000_000) s)" } ?? ""
+            throw ServiceRefusal(status: 0, code: "no-answer", message: "the service at \(endpoint) closed the connection before its answer ended\(silence)")
         }
     }
 

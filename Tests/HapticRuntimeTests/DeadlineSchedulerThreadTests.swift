@@ -137,6 +137,9 @@ final class DeadlineSchedulerImmediatePathTests: XCTestCase {
         let scheduler = DeadlineScheduler(clock: clock)
         scheduler.startThread()
         defer { scheduler.stopThread() }
+        // Until the timing thread waits, it would take a due command itself when it first looks
+        // (run once, still on one thread at a time); once it waits, nothing wakes it for one.
+        while !scheduler.isThreadReady { Thread.sleep(forTimeInterval: 0.001) }
         let caller = Thread.current
         let runner = ThreadRecord()
         let log = ActionLog()

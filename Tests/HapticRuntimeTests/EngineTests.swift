@@ -100,6 +100,26 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(rig.scheduler.metrics.droppedLate, 0)
     }
 
+    /// Content played again (a trigger, a binding, a game's effect) is compiled once, and plays
+    /// the same from the second time on.
+    func testContentPlayedAgainIsCompiledOnceAndPlaysAlike() throws {
+        let rig = EngineRig(statusPollInterval: nil)
+        try rig.engine.start()
+        let channel = try XCTUnwrap(rig.engine.channels.first)
+        var starts: [MonotonicInstant] = []
+        for second in 0..<3 {
+            starts.append(rig.now)
+            try rig.engine.makePlayer(with: TestPatterns.taps(at: [0, 0.1])).start(atTime: 0)
+            rig.run(until: Double(second) + 1)
+        }
+        XCTAssertEqual(channel.compilations, 1)
+        let taps = rig.goTimes
+        XCTAssertEqual(taps.count, 6)
+        XCTAssertEqual(taps[3] - taps[2], taps[5] - taps[4], "the cached program plays as the compiled one")
+        try rig.engine.makePlayer(with: TestPatterns.taps(at: [0, 0.2])).start(atTime: 0)
+        XCTAssertEqual(channel.compilations, 2, "other content is compiled")
+    }
+
     func testApplicationStopLeavesStandbyWithoutStoppedHandler() throws {
         let rig = EngineRig()
         let reasons = Collected<HapticEngine.StoppedReason>()

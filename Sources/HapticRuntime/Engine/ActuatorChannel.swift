@@ -11,10 +11,22 @@ final class ActuatorChannel {
     var compiler: PatternCompiler {
         var capabilities = actuator.capabilities
         capabilities.maximumContinuousDrive = maximumContinuousDrive
-        if capabilities != compiled.capabilities { compiled = PatternCompiler(capabilities: capabilities, options: compiled.options) }
+        if capabilities != compiled.capabilities {
+            compiled = PatternCompiler(capabilities: capabilities, options: compiled.options)
+            programs.removeAll()
+        }
         return compiled
     }
     private var compiled: PatternCompiler
+    /// Programs compiled by the current compiler, by pattern: a service trigger, a button's
+    /// binding or a game's effect plays the same content again and again, and compiling it costs
+    /// far more than hashing it. Short programs only, and at most `cachedProgramLimit` of them, so
+    /// the cache stays small however much content passes through.
+    private var programs: [HapticPattern: ActuatorProgram] = [:]
+    /// Patterns compiled rather than found in `programs` (for tests).
+    private(set) var compilations = 0
+    static let cachedProgramLimit = 64
+    static let cachedProgramCommands = 512
     private let maximumContinuousDrive: Duration?
     var mixer: AmplitudeMixer
     /// Players with commands pending or output on this actuator.
@@ -51,6 +63,18 @@ final class ActuatorChannel {
         writeCost = capabilities.amplitudeUpdateCost
         stopCost = actuator.stopLead
         keys = ChannelCommandKeys(actuator: name)
+    }
+
+    /// `pattern` compiled for this actuator as it is now.
+    func program(for pattern: HapticPattern) -> ActuatorProgram {
+        let compiler = self.compiler
+        if let program = programs[pattern] { return program }
+        compilations += 1
+        let program = compiler.compile(pattern)
+        guard program.commands.count <= Self.cachedProgramCommands else { return program }
+        if programs.count >= Self.cachedProgramLimit { programs.removeAll(keepingCapacity: true) }
+        programs[pattern] = program
+        return program
     }
 
     /// The scheduler learns bus costs per key: one key per actuator and kind of command.

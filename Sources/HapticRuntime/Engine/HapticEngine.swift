@@ -314,7 +314,7 @@ public final class HapticEngine: @unchecked Sendable {
         if playsAudioOnlyValue {
             pattern.events.removeAll { $0.type.isHaptic }
         }
-        let program = channel.compiler.compile(pattern)
+        let program = channel.program(for: pattern)
         return playsHapticsOnlyValue ? program : extendedToItsSounds(program, of: source)
     }
 

@@ -21,8 +21,8 @@ public final class BoardInputs: @unchecked Sendable {
     /// Requests every line of `configuration` on `hardware`; with `device` (the board's
     /// force-feedback device, created with `Board.forceFeedbackSetup`), presses of buttons with a
     /// `key` are also reported there as EV_KEY and steps of encoders with an `axis` as EV_REL; with
-    /// `forceFeedback` (the provider answering that device), such a press also starts the effects
-    /// whose `trigger.button` is its key.
+    /// `forceFeedback` (the provider answering that device, which is then the device when none is
+    /// given), such a press also starts the effects whose `trigger.button` is its key.
     /// - Throws: `GPIOError` for the first line that cannot be had (missing, busy, permission),
     ///   with every line requested before it released; `KeySourceError` for an evdev device that
     ///   cannot be opened.
@@ -58,7 +58,7 @@ public final class BoardInputs: @unchecked Sendable {
         keyReader = try configuration.evdev.map { evdev in
             InputKeyReader(source: try hardware.openKeySource(path: evdev.device), keys: evdev.keys, bindings: bindings)
         }
-        if let device {
+        if let device = device ?? forceFeedback?.device {
             let output = InputDeviceOutput(configuration: configuration, device: device, decoder: decoder, triggers: forceFeedback)
             for reader in readers { reader.eventHandler = { output.report($0) } }
             keyReader?.eventHandler = { output.report($0) }

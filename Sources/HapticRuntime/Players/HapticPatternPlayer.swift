@@ -313,11 +313,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
             let advance = startAdvance(of: planned)
             if advance > .zero {
                 self.segment?.start = segment.start - advance
-                planned = planned.map { command in
-                    var advanced = command
-                    advanced.deadline = command.deadline - advance
-                    advanced.issueAt = command.issueAt - advance
-                    return advanced
+                for index in planned.indices {
+                    planned[index].deadline = planned[index].deadline - advance
+                    planned[index].issueAt = planned[index].issueAt - advance
                 }
             }
         }
@@ -436,7 +434,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
         guard channels.allSatisfy({ $0.actuator.powerState == .ready }),
               engine.audioOutput == nil || engine.playsHapticsOnly,
               channels.count == 1 || engine.synchronizers.isEmpty,
-              let firstIssue = planned.map(\.issueAt).min() else { return .zero }
+              let firstIssue = planned.lazy.map(\.issueAt).min() else { return .zero }
         let now = engine.clock.now
         var earliestDispatch: MonotonicInstant?
         // No lead is longer than the plan's horizon, so later commands cannot be dispatched first.

@@ -70,7 +70,7 @@ struct ButtonsCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data("hapticboard buttons: input device \(device.clientPath ?? "(uinput)") '\(device.setup.name)'\n".utf8))
         }
         defer { provider?.stop() }
-        let inputs = try BoardInputs(configuration, hardware: board.opened.hardware, service: service, device: provider?.device, forceFeedback: provider)
+        let inputs = try BoardInputs(configuration, hardware: board.opened.hardware, service: service, forceFeedback: provider)
         let printer = ButtonPrinter(clock: board.opened.clock)
         for reader in inputs.readers {
             let line = reader.line.name

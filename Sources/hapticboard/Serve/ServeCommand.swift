@@ -118,7 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
             let provider = forceFeedback ? try startForceFeedback(on: board, engine: service.engine, logger: logger) : nil
             // The board's buttons and encoders play their bindings as one more client; their
             // events go on the event stream, and with --force-feedback on its device as keys.
-            let inputs = board.board.inputs.isEmpty ? nil : try BoardInputs(board.board.inputs, hardware: board.opened.hardware, service: service, device: provider?.device, forceFeedback: provider)
+            let inputs = board.board.inputs.isEmpty ? nil : try BoardInputs(board.board.inputs, hardware: board.opened.hardware, service: service, forceFeedback: provider)
             inputs?.decoder.warningHandler = { [logger] in logger.warning("\($0)") }
             for reader in inputs?.readers ?? [] {
                 reader.failureHandler = { [logger] role, error in logger.error("input \(role.input) stopped: \(error)") }

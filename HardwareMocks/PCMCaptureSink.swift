@@ -21,6 +21,12 @@ import ActuatorHAL
 /// the writer's schedule), so `queuedFrames()` (snd_pcm_delay) read between two moves still
 /// counts frames that have left, and `queueReading()` says when the count was true (ALSA's
 /// status timestamp).
+///
+/// With `sharing: .direct` the stream is a client of ALSA's dshare or dmix plugin, which copies
+/// what a write queued into the device's shared buffer only as far as the device's position,
+/// rounded down to the start of its period, plus one buffer; the rest waits for the client's next
+/// write or drain. A frame whose turn to play comes before it was copied plays as silence (the
+/// kernel silences what the device has played), while the client's delay counts it as played.
 public final class PCMCaptureSink: PCMSink {
     /// How the reported position moves.
     public enum PositionGranularity: Sendable, Hashable {
@@ -34,6 +40,15 @@ public final class PCMCaptureSink: PCMSink {
         public static func period(halfOutOfPhaseWith format: PCMFormat) -> PositionGranularity {
             .period(phase: format.duration(ofFrames: format.periodFrames / 2))
         }
+    }
+
+    /// Whether the stream owns the device or shares it through one of ALSA's direct plugins.
+    public enum Sharing: Sendable, Hashable {
+        /// The stream owns the device (`hw:`, `plughw:`): a write is on the device at once.
+        case exclusive
+        /// A dshare or dmix client over a device whose periods begin `periodPhase` after the sink
+        /// was made: a write reaches the device only as far as its window (see the type's doc).
+        case direct(periodPhase: Duration)
     }
 
     /// When a stream ran dry and when writing resumed.
@@ -64,8 +79,15 @@ public final class PCMCaptureSink: PCMSink {
     public let bufferFrames: Int
     /// The clock the consumer plays on; blocking calls sleep on it.
     public let clock: VirtualClock
-    /// Interleaved samples, every frame played or queued, in play order.
-    public private(set) var samples: [Int16] = []
+    /// Interleaved samples, every frame played or queued, in play order (a frame that played
+    /// without reaching the device, as silence).
+    public var samples: [Int16] {
+        noteUnderrun()
+        playUncopiedAsSilence()
+        return captured
+    }
+    /// What was written, less what a stop dropped.
+    private var captured: [Int16] = []
     /// Every underrun so far, oldest first.
     public private(set) var underruns: [Underrun] = []
     /// Writes that found the buffer full and had to wait for room: a real-time writer should see
@@ -75,13 +97,20 @@ public final class PCMCaptureSink: PCMSink {
     public private(set) var isRunning = false
     /// How `queuedFrames()` and `queueReading()` see the position.
     public let positionGranularity: PositionGranularity
+    /// Whether writes reach the device at once or through a shared buffer's window.
+    public let sharing: Sharing
+    /// Frames written that were copied to the device; always all of them with `.exclusive`.
+    public private(set) var framesOnDevice = 0
+    /// Frames that played as silence because a shared buffer's window had not reached them.
+    public private(set) var framesLostBeforeTheDevice = 0
     /// When the sink was made: the device clock's origin for `.period` position moves.
     private let created: MonotonicInstant
     private var segments: [Segment] = []
 
     /// A device playing `format`; `bufferFrames` defaults to four periods.
     public init(
-        name: String = "sim pcm", format: PCMFormat, bufferFrames: Int? = nil, positionGranularity: PositionGranularity = .frame, clock: VirtualClock
+        name: String = "sim pcm", format: PCMFormat, bufferFrames: Int? = nil, positionGranularity: PositionGranularity = .frame,
+        sharing: Sharing = .exclusive, clock: VirtualClock
     ) throws(PCMError) {
         let buffer = bufferFrames ?? 4 * format.periodFrames
         for (what, value) in [("rate", format.sampleRate), ("channels", format.channels), ("period size", format.periodFrames), ("buffer size", buffer)] where value <= 0 {
@@ -94,12 +123,13 @@ public final class PCMCaptureSink: PCMSink {
         self.format = format
         self.bufferFrames = buffer
         self.positionGranularity = positionGranularity
+        self.sharing = sharing
         self.clock = clock
         created = clock.now
     }
 
     /// Frames captured so far (played or queued).
-    public var frameCount: Int { samples.count / format.channels }
+    public var frameCount: Int { captured.count / format.channels }
 
     /// When frame `index` leaves the device; `nil` past the captured frames.
     public func playTime(ofFrame index: Int) -> MonotonicInstant? {
@@ -111,6 +141,7 @@ public final class PCMCaptureSink: PCMSink {
     /// empty for a channel the format does not have.
     public func channel(_ index: Int) -> [Double] {
         guard (0..<format.channels).contains(index) else { return [] }
+        let samples = self.samples
         return stride(from: index, to: samples.count, by: format.channels).map { Double(samples[$0]) / 32768 }
     }
 
@@ -135,6 +166,7 @@ public final class PCMCaptureSink: PCMSink {
             // time past the queued audio while this writer slept.
             noteUnderrun()
             if !isRunning { start() }
+            playUncopiedAsSilence()
             let wanted = frames - written
             let room = bufferFrames - queued()
             if room == 0 {
@@ -149,8 +181,9 @@ public final class PCMCaptureSink: PCMSink {
             }
             let chunk = min(room, wanted)
             let first = written * format.channels
-            samples += interleavedSamples[first..<(first + chunk * format.channels)]
+            captured += interleavedSamples[first..<(first + chunk * format.channels)]
             written += chunk
+            copyToDevice(upTo: windowEnd())
         }
         return written
     }
@@ -184,6 +217,9 @@ public final class PCMCaptureSink: PCMSink {
         if let injectedFailure { throw injectedFailure }
         noteUnderrun()
         guard isRunning else { return }
+        // A direct plugin's drain copies the rest a period at a time, each part ahead of its turn.
+        playUncopiedAsSilence()
+        copyToDevice(upTo: frameCount)
         clock.sleep(until: time(ofFrame: frameCount))
         isRunning = false
     }
@@ -193,7 +229,9 @@ public final class PCMCaptureSink: PCMSink {
         if let injectedFailure { throw injectedFailure }
         noteUnderrun()
         guard isRunning else { return }
-        samples.removeLast(queued() * format.channels)
+        playUncopiedAsSilence()
+        captured.removeLast(queued() * format.channels)
+        framesOnDevice = min(framesOnDevice, frameCount)
         isRunning = false
     }
 
@@ -211,9 +249,39 @@ public final class PCMCaptureSink: PCMSink {
         guard isRunning else { return }
         let end = time(ofFrame: frameCount)
         if clock.now > end {
+            playUncopiedAsSilence()
             underruns.append(Underrun(audioEnded: end, restarted: nil))
             isRunning = false
         }
+    }
+
+    /// Silences the frames that have had their turn to play without having reached the device.
+    private func playUncopiedAsSilence() {
+        let played = isRunning ? frameCount - queued() : frameCount
+        guard played > framesOnDevice else { return }
+        captured.replaceSubrange(framesOnDevice * format.channels..<played * format.channels, with: repeatElement(0, count: (played - framesOnDevice) * format.channels))
+        framesLostBeforeTheDevice += played - framesOnDevice
+        framesOnDevice = played
+    }
+
+    /// Copies written frames to the device up to frame `end` (what has played stays as it played).
+    private func copyToDevice(upTo end: Int) {
+        framesOnDevice = max(framesOnDevice, min(frameCount, end))
+    }
+
+    /// Where a write's copy to the device stops: everything with `.exclusive`; with `.direct`, one
+    /// buffer past the start of the device period now playing (ALSA's `snd_pcm_dshare_sync_area`
+    /// and dmix's alike, which leave the period the device is in to the device).
+    private func windowEnd() -> Int {
+        guard case .direct(let phase) = sharing, let segment = segments.last else { return frameCount }
+        let step = format.duration(ofFrames: format.periodFrames).nanoseconds
+        let sinceFirst = (clock.now - (created + phase)).nanoseconds
+        let periodStart = created + phase + .nanoseconds(sinceFirst >= 0 ? sinceFirst / step * step : -((-sinceFirst + step - 1) / step) * step)
+        // The device's position at that instant, in this stream's frames (before the segment
+        // began, counted back from its first frame).
+        let offset = (periodStart - segment.start).nanoseconds
+        let frames = offset >= 0 ? framesStarted(by: periodStart, in: segment) : -format.frames(in: .nanoseconds(-offset))
+        return segment.firstFrame + frames + bufferFrames
     }
 
     /// Frames of the current segment not yet started as of now.

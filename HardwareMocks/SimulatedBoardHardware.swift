@@ -58,8 +58,12 @@ public final class SimulatedBoardHardware: BoardHardware {
     public func openPCM(device: String, format: PCMFormat, for owner: String) throws(PCMError) -> any PCMSink {
         // ALSA finds no card to open: its device node is gone.
         guard !unpluggedPCMOwners.contains(owner) else { throw .open(device: device, errno: .noSuchFileOrDirectory) }
-        // Its position moves a period at a time, as a real device's does.
-        let sink = try PCMCaptureSink(name: "sim \(owner)", format: format, positionGranularity: .period(halfOutOfPhaseWith: format), clock: virtualClock)
+        // Its position moves a period at a time, as a real device's does, and it is shared as a
+        // Pi's default device is (dmix): a write reaches it as far as its window.
+        let phase = format.duration(ofFrames: format.periodFrames / 2)
+        let sink = try PCMCaptureSink(
+            name: "sim \(owner)", format: format, positionGranularity: .period(phase: phase), sharing: .direct(periodPhase: phase), clock: virtualClock
+        )
         pcmSinks[owner, default: []].append(sink)
         return sink
     }

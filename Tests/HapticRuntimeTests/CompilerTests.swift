@@ -268,9 +268,12 @@ final class CompilerTests: XCTestCase {
         let blocks = program.commands.compactMap { command -> (Double, [Int16])? in
             if case .pcm(let samples) = command.command { return (command.time, samples) } else { return nil }
         }
-        XCTAssertEqual(blocks.count, 5)
-        XCTAssertEqual(blocks.map(\.1.count), [80, 80, 80, 80, 80])
+        // Five blocks of drive, then one of silence behind it, so a shared device gets the last.
+        XCTAssertEqual(blocks.count, 6)
+        XCTAssertEqual(blocks.map(\.1.count), [80, 80, 80, 80, 80, 80])
         XCTAssertEqual(blocks[1].0, 0.11, accuracy: 1e-12)
+        XCTAssertEqual(blocks[5].0, 0.15, accuracy: 1e-12)
+        XCTAssertEqual(blocks[5].1, [Int16](repeating: 0, count: 80))
         let samples = blocks.flatMap(\.1)
         for n in [0, 3, 11, 150, 399] {
             let expected = 0.5 * sin(2 * Double.pi * 175 * Double(n) / 8000) * 32767

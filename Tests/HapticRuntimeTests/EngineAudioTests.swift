@@ -37,9 +37,9 @@ final class EngineAudioTests: XCTestCase {
     }
 
     /// A started engine on the simulated board whose sounds (by default `clickLibrary()`) play into a capture sink.
-    private func makeRig(sounds: SoundLibrary? = nil) throws -> AudioRig {
+    private func makeRig(sounds: SoundLibrary? = nil, sharing: PCMCaptureSink.Sharing = .exclusive) throws -> AudioRig {
         let rig = EngineRig()
-        let sink = try PCMCaptureSink(name: "sim audio", format: format, clock: rig.board.clock)
+        let sink = try PCMCaptureSink(name: "sim audio", format: format, sharing: sharing, clock: rig.board.clock)
         let audio = EngineAudio(output: AudioScheduler(sink: sink, clock: rig.board.clock), sounds: try sounds ?? clickLibrary())
         rig.engine.attachAudio(audio)
         try rig.engine.start()
@@ -241,6 +241,39 @@ final class EngineAudioTests: XCTestCase {
         XCTAssertEqual(audio.audio.output.underruns, 0, "running dry while idle is not an underrun")
     }
 
+    func testTheLastSoundOnASharedDevicePlaysToItsFinalFrame() throws {
+        // On ALSA's dshare or dmix a write reaches the device only as far as one buffer past the
+        // device's current period, the rest at the next write. A service that ran a little late
+        // fills the queue past that window; if it wrote the click's end and the stream then went
+        // quiet, the end never reached the device and played as silence. Every phase of the
+        // device's periods, and stalls of a few frames to most of a period just before the
+        // click's last block is written.
+        let period = format.periodFrames
+        var cut: [String] = []
+        for phase in stride(from: 0, to: period, by: period / 8) {
+            for stall in [period / 16, period / 4, period / 2, 3 * period / 4] {
+                for stallPeriod in 1...4 {
+                    let audio = try makeRig(sharing: .direct(periodPhase: format.duration(ofFrames: phase)))
+                    try audio.rig.engine.makePlayer(with: HapticPattern(events: [HapticEvent(type: .audioCustom, time: 0.1, waveformPath: "click.wav")])).start(atTime: 0)
+                    // The stream is serviced every period from 0; the click's last frame plays at
+                    // 110 ms, its block written up to the queue (three periods) ahead of it. The
+                    // stall ends just after a service was due.
+                    let periodDuration = format.duration(ofFrames: period)
+                    let stallAt = MonotonicInstant.zero + periodDuration * (Int(0.11 / periodDuration.secondsValue) - stallPeriod) - .microseconds(1)
+                    let clock = audio.rig.board.clock, stallFor = format.duration(ofFrames: stall)
+                    audio.rig.scheduler.schedule(at: stallAt, class: .control, costKey: "stall") { clock.advance(by: stallFor) }
+                    audio.rig.run(until: 0.3)
+                    XCTAssertTrue(audio.audio.output.isIdle)
+                    let played = audio.sink.channel(0).filter { $0 != 0 }.count
+                    if played != 480 {
+                        cut.append("phase \(phase), stall \(stall) frames \(stallPeriod) period(s) before the end: \(played) of 480 frames")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(cut, [], "the click's end played as silence")
+    }
+
     func testAStartedEngineWithNothingToPlayQueuesNoService() throws {
         // A service queued at start would wait behind whatever runs before the timing thread
         // (waking, compiling) and be counted late in play's summary.
@@ -313,12 +346,22 @@ final class EngineAudioTests: XCTestCase {
 
 final class EnginePCMActuatorTests: XCTestCase {
     func testPCMDriveStartsOnItsDeadlineAndStreamsWithoutGaps() throws {
+        // On a device of its own, and shared through dshare at every phase of the device's periods
+        // (the end of the last block reaches such a device only with the write after it).
+        let format = PCMFormat.lowLatency(sampleRate: 48_000, channels: 4)
+        try playDrive(sharing: .exclusive)
+        for phase in stride(from: 0, to: format.periodFrames, by: format.periodFrames / 8) {
+            try playDrive(sharing: .direct(periodPhase: format.duration(ofFrames: phase)))
+        }
+    }
+
+    private func playDrive(sharing: PCMCaptureSink.Sharing, file: StaticString = #filePath, line: UInt = #line) throws {
         let clock = VirtualClock()
         let format = PCMFormat.lowLatency(sampleRate: 48_000, channels: 4)
         let configuration = PCMActuatorConfiguration(kind: .lra, format: format, channelMap: try PCMChannelMap(deviceChannels: 4, channels: [2, 3]), resonantFrequency: 170, maximumAmplitude: 1)
         let box = Collected<PCMCaptureSink>()
         let actuator = PCMActuator(name: "lra", configuration: configuration, clock: clock) { () throws(PCMError) -> any PCMSink in
-            let sink = try PCMCaptureSink(name: "sim pcm", format: format, clock: clock)
+            let sink = try PCMCaptureSink(name: "sim pcm", format: format, sharing: sharing, clock: clock)
             box.append(sink)
             return sink
         }
@@ -334,11 +377,11 @@ final class EnginePCMActuatorTests: XCTestCase {
         let first = try XCTUnwrap(coil.indices.first { coil[$0] != 0 })
         // The sine starts at zero, so its first non-zero sample is the second of the drive.
         let onset = try XCTUnwrap(sink.playTime(ofFrame: first - 1))
-        XCTAssertLessThanOrEqual(abs((onset - .at(0.15)).nanoseconds), 1_000_000, "drive onset \(onset)")
+        XCTAssertLessThanOrEqual(abs((onset - .at(0.15)).nanoseconds), 1_000_000, "drive onset \(onset), \(sharing)", file: file, line: line)
         let last = try XCTUnwrap(coil.indices.last { coil[$0] != 0 })
-        XCTAssertEqual(Double(last - first) / 48_000, 0.05, accuracy: 0.001, "one unbroken 50 ms drive")
-        XCTAssertTrue(sink.underruns.allSatisfy { $0.audioEnded >= .at(0.2) }, "no underrun inside the drive: \(sink.underruns)")
-        XCTAssertEqual(try XCTUnwrap(SignalMeasurement.zeroCrossingFrequency(of: Array(coil[first...last]), sampleRate: 48_000)), 170, accuracy: 0.5)
+        XCTAssertEqual(Double(last - first) / 48_000, 0.05, accuracy: 0.001, "one unbroken 50 ms drive, \(sharing)", file: file, line: line)
+        XCTAssertTrue(sink.underruns.allSatisfy { $0.audioEnded >= .at(0.2) }, "no underrun inside the drive: \(sink.underruns)", file: file, line: line)
+        XCTAssertEqual(try XCTUnwrap(SignalMeasurement.zeroCrossingFrequency(of: Array(coil[first...last]), sampleRate: 48_000)), 170, accuracy: 0.5, file: file, line: line)
     }
 }
 

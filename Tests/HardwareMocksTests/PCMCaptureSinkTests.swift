@@ -56,6 +56,42 @@ final class PCMCaptureSinkTests: XCTestCase {
         XCTAssertEqual(sink.playTime(ofFrame: 960), .zero + .milliseconds(70))
     }
 
+    func testASharedDeviceCopiesAWriteOnlyUpToItsWindowAndTheRestAtTheNextWriteOrDrain() throws {
+        // dshare/dmix: a write reaches the device up to one buffer (960 frames) past the start of
+        // the device period playing, the rest with the client's next write or drain.
+        let clock = VirtualClock()
+        let direct = PCMCaptureSink.Sharing.direct(periodPhase: .milliseconds(2))
+        let tone = [Int16](repeating: 7, count: 960)
+
+        // Written at 3 ms, a millisecond (48 frames) into a device period: 48 frames do not fit,
+        // and with no write after them they play as silence.
+        let quiet = try PCMCaptureSink(format: mono48k, sharing: direct, clock: clock)
+        clock.advance(by: .milliseconds(3))
+        _ = try quiet.write(tone)
+        clock.advance(by: .milliseconds(30))
+        XCTAssertEqual(quiet.samples.filter { $0 != 0 }.count, 912)
+        XCTAssertEqual(quiet.samples.suffix(48), ArraySlice(repeatElement(0, count: 48)))
+        XCTAssertEqual(quiet.framesLostBeforeTheDevice, 48)
+        XCTAssertEqual(try quiet.queuedFrames(), 0, "the client counts them as played")
+
+        // Made at 33 ms (device periods begin at 35, 40, …), written 3 ms into a period: 816
+        // frames fit. A write 4 ms later, 2 ms into the next period, copies those and 96 of its
+        // own 240; the drain copies the rest.
+        let fed = try PCMCaptureSink(format: mono48k, sharing: direct, clock: clock)
+        _ = try fed.write(tone)
+        XCTAssertEqual(fed.framesOnDevice, 816)
+        clock.advance(by: .milliseconds(4))
+        _ = try fed.write([Int16](repeating: 7, count: 240))
+        XCTAssertEqual(fed.framesOnDevice, 1056)
+        try fed.drain()
+        XCTAssertEqual(fed.samples.filter { $0 != 0 }.count, 1200)
+        XCTAssertEqual(fed.framesLostBeforeTheDevice, 0)
+
+        let exclusive = try PCMCaptureSink(format: mono48k, clock: clock)
+        _ = try exclusive.write(tone)
+        XCTAssertEqual(exclusive.framesOnDevice, 960, "a device of its own takes the whole write")
+    }
+
     func testStopDropsWhatHasNotPlayed() throws {
         let clock = VirtualClock()
         let sink = try PCMCaptureSink(format: mono48k, clock: clock)

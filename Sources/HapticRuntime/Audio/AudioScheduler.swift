@@ -11,7 +11,11 @@ import ActuatorHAL
 /// report shows the lateness. The stream is written continuously (silence when nothing sounds),
 /// which keeps the latency fixed while sounds play; a queue found empty while streaming is an
 /// underrun — counted, and the next write restarts the stream with placement recomputed from the
-/// delay. With nothing to play the owner may stop servicing after `pauseStreaming()`.
+/// delay. With nothing to play the owner may stop servicing after `pauseStreaming()`; the output
+/// is idle only once the last sound's final frame has left the device, because a shared device
+/// (ALSA's dshare or dmix, a Pi's default) copies a write to the device only as far as one buffer
+/// past the device's current period, and the rest only at the next write: a stream that stopped
+/// writing right after its last sound would play the end of that sound as silence.
 public final class AudioScheduler {
     private struct Pending {
         var deadline: MonotonicInstant
@@ -38,6 +42,8 @@ public final class AudioScheduler {
     public private(set) var writtenUntil: MonotonicInstant?
     private var pending: [Pending] = []
     private var isStreaming = false
+    /// The frame after the last one written while a sound played, until the device has played it.
+    private var soundEndFrame: Int?
     /// Frames written since the stream started: the mixer's frame count at the device.
     private var writtenFrames: Int { mixer.renderedFrames }
 
@@ -60,8 +66,9 @@ public final class AudioScheduler {
         set { mixer.isMuted = newValue }
     }
 
-    /// Sounds placed or waiting.
-    public var isIdle: Bool { pending.isEmpty && mixer.activeVoiceCount == 0 }
+    /// No sound waits or plays, and the last one's final frame has left the device (as of the
+    /// latest `service`, which writes silence behind it until then).
+    public var isIdle: Bool { pending.isEmpty && mixer.activeVoiceCount == 0 && soundEndFrame == nil }
 
     /// Plays `voice` so its first sample leaves the device at `deadline`; `owner` (a player) lets
     /// `cancel(owner:)` stop it.
@@ -106,6 +113,7 @@ public final class AudioScheduler {
         cancelAll()
         isStreaming = false
         writtenUntil = nil
+        soundEndFrame = nil
         try sink.stop()
     }
 
@@ -122,6 +130,7 @@ public final class AudioScheduler {
         let reading = try sink.queueReading()
         let now = clock.now
         if isStreaming && reading.frames == 0 { underruns += 1 }
+        if let end = soundEndFrame, writtenFrames - reading.frames >= end { soundEndFrame = nil }
         // When the next frame written leaves the device: once what was queued at the reading has played.
         var nextFrameLeaves = (reading.measuredAt ?? now) + format.duration(ofFrames: reading.frames)
         remeasureOnsets(firstQueuedLeaves: nextFrameLeaves - format.duration(ofFrames: reading.frames), queued: reading.frames)
@@ -131,7 +140,9 @@ public final class AudioScheduler {
         while queued < targetQueuedFrames {
             let frames = format.periodFrames
             placeDue(blockStart: nextFrameLeaves, frames: frames)
+            let sounds = mixer.activeVoiceCount > 0
             _ = try sink.write(mixer.render(frames: frames))
+            if sounds { soundEndFrame = writtenFrames }
             nextFrameLeaves = nextFrameLeaves + format.duration(ofFrames: frames)
             writtenUntil = nextFrameLeaves
             isStreaming = true

@@ -7,7 +7,10 @@
 /// - Transients: each its own burst with a shaped attack and a braking half-cycle (see
 ///   `TransientDrive`), added to the continuous drive; the sum is clamped to full scale.
 /// Samples come in blocks of `pcmBlockDuration`, each a `.pcm` command at its first sample's time;
-/// between spans the sink plays silence.
+/// between spans the sink plays silence. A span followed by a block's worth of quiet gets one
+/// block of silence behind it: a shared device (ALSA's dshare or dmix) copies a write only as far
+/// as one buffer past the period it is playing and the rest with the next write, so without one
+/// more write the end of the span's last block would play as silence instead of drive.
 struct PCMRenderer: Sendable {
     var evaluator: PatternEvaluator
     var mapping: SharpnessMapping
@@ -22,7 +25,7 @@ struct PCMRenderer: Sendable {
         let blockLength = max(1, Int((options.pcmBlockDuration * sampleRate).rounded()))
         let controlInterval = max(1, Int((sampleRate / controlRate).rounded()))
         var end = 0.0
-        for span in spans {
+        for (index, span) in spans.enumerated() {
             let slice = stream.slice(span, evaluator: evaluator)
             var cursor = StreamSlice(evaluator: evaluator, events: slice.events, pulses: []).cursor()
             let transients = slice.pulses.map { TransientDrive($0, mapping: mapping) }.sorted { $0.start < $1.start }
@@ -62,7 +65,13 @@ struct PCMRenderer: Sendable {
                     blockStart = n + 1
                 }
             }
-            end = max(end, span.end)
+            let silenceStart = span.start + Double(total) / sampleRate
+            let nextStart = index + 1 < spans.count ? spans[index + 1].start : .infinity
+            if silenceStart + Double(blockLength) / sampleRate <= nextStart {
+                commands.append(TimedCommand(time: silenceStart, command: .pcm([Int16](repeating: 0, count: blockLength))))
+            }
+            // The span's whole samples end up to one sample after it; the stop comes after them.
+            end = max(end, span.end, silenceStart)
         }
         return (commands, end)
     }

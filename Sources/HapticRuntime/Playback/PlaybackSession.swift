@@ -237,9 +237,8 @@ public final class PlaybackSession {
     }
 
     /// Waits until every sound has left the device (`HapticEngine.soundHasPlayedOut`), at most
-    /// `soundPlayOutLimit`, then two device periods more for a shared device's slave, so `finish`
-    /// — which drops what the device holds — never cuts the end of the last sound. A stop request
-    /// ends the wait at once.
+    /// `soundPlayOutLimit`, so `finish` — which drops whatever the device still holds — never cuts
+    /// the end of the last sound. A stop request ends the wait at once.
     private func letSoundPlayOut(stopRequested: () -> Bool) throws {
         guard let format = engine.audio?.output.sink.format else { return }
         let slice = format.duration(ofFrames: format.periodFrames)
@@ -247,10 +246,6 @@ public final class PlaybackSession {
         while try !engine.soundHasPlayedOut(), !stopRequested(), clock.now < giveUp {
             advance(by: slice)
         }
-        // The queue reads empty once the stream's own buffer has played, but a shared device
-        // (ALSA dshare or dmix, a Pi's default) can still hold up to a period in the device
-        // behind it, which closing the stream cuts: let two more periods play.
-        if !stopRequested() { advance(by: slice * 2) }
     }
 
     /// Stops every player, leaves the actuators stopped and in standby, and stops the timing

@@ -12,8 +12,8 @@ import SystemPackage
 /// `fork` and `_exit` the child of a multi-threaded process may only make async-signal-safe calls)
 /// and starts its early-warning thread (guardian_sentinel.c).
 /// It keeps one end of a socket pair whose other end only this process holds, the chips' bus
-/// descriptors and one descriptor per enable line's GPIO chip — nothing else, this process's GPIO
-/// line requests least of all — takes a session of its own, ignores SIGINT, SIGTERM, SIGHUP and
+/// descriptors, one descriptor per enable line's GPIO chip and this process's requests of the
+/// enable lines — nothing else, its other GPIO line requests least of all — takes a session of its own, ignores SIGINT, SIGTERM, SIGHUP and
 /// SIGPIPE (so Ctrl-C and a kill of this process's group do not reach it) and blocks in `read`.
 /// - Orderly end: stop the chips, then call `disarm()`. The guardian exits touching nothing and is
 ///   reaped, so it never writes to a chip a later process has opened, and a following command never
@@ -21,10 +21,12 @@ import SystemPackage
 /// - This process dies: as soon as it starts to, a thread it keeps for the purpose (holding a
 ///   robust futex the kernel releases when the thread exits) wakes the guardian, which issues every
 ///   chip's `ChipStop` steps — a multiplexer's channel select first, `I2C_RDWR` or SMBus as the
-///   adapter needs. Once the kernel has closed the dead process's descriptors (after tearing down its
-///   memory, which can take tens of milliseconds), the guardian issues the steps again, requests
-///   each enable line as an output driven low through the GPIO character device (raw uAPI ioctls,
-///   whichever libgpiod this binary uses) and exits.
+///   adapter needs — and drives each enable line low through its copy of this process's request of
+///   the line (`GPIOLineLocation.heldRequest`). Once the kernel has closed the dead process's
+///   descriptors (after tearing down its memory, which can take tens of milliseconds), the guardian
+///   issues the steps again, drives the lines low again (a line given without a request it requests
+///   as an output driven low through the GPIO character device, raw uAPI ioctls whichever libgpiod
+///   this binary uses) and exits.
 ///
 /// It needs no privilege beyond opening the buses and GPIO chips, which driving the chips needs.
 /// It cannot cover power loss, a hung kernel, or a SIGKILL sent to the guardian itself (a service
@@ -32,6 +34,8 @@ import SystemPackage
 ///
 /// A guardian released without `disarm()` stays armed until this process ends — its end of the
 /// pair is deliberately left open — so forgetting to disarm errs on the side of stopping the chips.
+/// While armed it holds the enable lines it was given a request of: disarm before this process
+/// requests them again (a board opened anew after one that was not closed finds them busy).
 public final class CrashGuardian {
     /// How long `disarm()` waits for the guardian to exit before killing it.
     public static let exitTimeout: Duration = .seconds(1)
@@ -75,8 +79,13 @@ public final class CrashGuardian {
     private static func withLines<Result>(_ locations: [GPIOLineLocation], _ body: (UnsafeBufferPointer<hb_guardian_line>) -> Result) -> Result {
         func next(_ index: Int, _ lines: [hb_guardian_line]) -> Result {
             guard index < locations.count else { return lines.withUnsafeBufferPointer(body) }
-            return locations[index].chipPath.withCString { path in
-                next(index + 1, lines + [hb_guardian_line(chip_path: path, offset: locations[index].offset)])
+            let location = locations[index]
+            return location.chipPath.withCString { path in
+                let line = hb_guardian_line(
+                    chip_path: path, offset: location.offset,
+                    request_fd: location.heldRequest?.descriptor ?? -1, request_uapi: location.heldRequest?.uapiVersion ?? 0
+                )
+                return next(index + 1, lines + [line])
             }
         }
         return next(0, [])

@@ -81,7 +81,13 @@ final class GPIOLineRequest {
         var offset: CUnsignedInt = 0
         let error = hb_gpio_line_location(handle, &path, path.count, &offset)
         guard error == 0 else { throw .io(line: line.description, operation: "locate", errno: Errno(rawValue: error)) }
-        return GPIOLineLocation(chipPath: String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), offset: offset)
+        var descriptor: CInt = -1
+        var uapiVersion: CInt = 0
+        let held = hb_gpio_output_request(handle, &descriptor, &uapiVersion) == 0
+        return GPIOLineLocation(
+            chipPath: String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), offset: offset,
+            heldRequest: held ? GPIOLineLocation.HeldRequest(descriptor: descriptor, uapiVersion: uapiVersion) : nil
+        )
     }
 
     func waitForEdge(timeout: Duration) throws(GPIOError) -> EdgeEvent? {

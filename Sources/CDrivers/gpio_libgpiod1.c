@@ -4,15 +4,65 @@
 
 #if HB_LIBGPIOD_API_MAJOR == 1
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct hb_gpio_line {
     struct gpiod_chip *chip;
     struct gpiod_line *line;
+    /* An output's uAPI v1 line handle, or -1 (see output_handle_fd). */
+    int request_fd;
 };
+
+/* Line handles looked for around one request; a board has far fewer enable lines. */
+#define MAX_HANDLES 64
+
+/*
+ * The descriptors of this process's uAPI v1 line handles ("anon_inode:gpio-linehandle" in
+ * /proc/self/fd), at most `capacity`; -1 when they cannot be listed. Output lines only: input lines
+ * are line event descriptors ("gpio-event"), so a button requested meanwhile does not count.
+ */
+static int list_line_handles(int *fds, int capacity) {
+    DIR *folder = opendir("/proc/self/fd");
+    if (folder == NULL) return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(folder)) != NULL && count < capacity) {
+        char path[64], target[64];
+        snprintf(path, sizeof path, "/proc/self/fd/%s", entry->d_name);
+        ssize_t length = readlink(path, target, sizeof target - 1);
+        if (length <= 0) continue;
+        target[length] = 0;
+        if (strcmp(target, "anon_inode:gpio-linehandle") == 0) fds[count++] = atoi(entry->d_name);
+    }
+    closedir(folder);
+    return count;
+}
+
+/*
+ * The line handle libgpiod 1.6 opened for an output request: it has no call that gives it (only
+ * event requests have gpiod_line_event_get_fd), so it is the one handle that was not open before the
+ * request (`before`, from list_line_handles). -1 when there is not exactly one.
+ */
+static int new_line_handle(const int *before, int before_count) {
+    int after[MAX_HANDLES];
+    int after_count = list_line_handles(after, MAX_HANDLES);
+    if (before_count < 0 || after_count < 0) return -1;
+    int found = -1;
+    for (int index = 0; index < after_count; index++) {
+        int seen = 0;
+        for (int earlier = 0; earlier < before_count && !seen; earlier++) seen = before[earlier] == after[index];
+        if (seen) continue;
+        if (found >= 0) return -1;
+        found = after[index];
+    }
+    return found;
+}
 
 int hb_gpio_libgpiod_api_major(void) { return 1; }
 
@@ -71,13 +121,16 @@ static int request(const char *chip_path, const char *line_name, unsigned int of
                    int initial_value, const hb_gpio_input_settings *input, hb_gpio_line **line, hb_gpio_stage *stage) {
     *stage = HB_GPIO_STAGE_NONE;
     if ((chip_path == NULL) == (line_name == NULL)) return EINVAL;
-    struct hb_gpio_line found = {NULL, NULL};
+    struct hb_gpio_line found = {NULL, NULL, -1};
     int error = find_line(chip_path, line_name, offset, &found, stage);
     if (error != 0) return error;
 
+    int handles[MAX_HANDLES];
+    int handle_count = is_output ? list_line_handles(handles, MAX_HANDLES) : -1;
     errno = 0;
     int result = is_output ? gpiod_line_request_output(found.line, HB_GPIO_CONSUMER, initial_value ? 1 : 0)
                            : gpiod_line_request_both_edges_events_flags(found.line, HB_GPIO_CONSUMER, input_flags(input));
+    found.request_fd = result == 0 && is_output ? new_line_handle(handles, handle_count) : -1;
     if (result < 0) {
         error = current_errno();
         gpiod_chip_close(found.chip);
@@ -137,6 +190,13 @@ int hb_gpio_wait_edge(hb_gpio_line *line, int64_t timeout_ns, hb_gpio_edge *edge
     if (gpiod_line_event_read(line->line, &event) < 0) return current_errno();
     *edge = event.event_type == GPIOD_LINE_EVENT_RISING_EDGE ? HB_GPIO_EDGE_RISING : HB_GPIO_EDGE_FALLING;
     *timestamp_ns = (uint64_t)event.ts.tv_sec * 1000000000u + (uint64_t)event.ts.tv_nsec;
+    return 0;
+}
+
+int hb_gpio_output_request(hb_gpio_line *line, int *fd, int *uapi_version) {
+    if (line->request_fd < 0) return ENOENT;
+    *fd = line->request_fd;
+    *uapi_version = 1;
     return 0;
 }
 

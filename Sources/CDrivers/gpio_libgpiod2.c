@@ -176,6 +176,14 @@ static int request(const char *chip_path, const char *line_name, unsigned int of
     return 0;
 }
 
+int hb_gpio_output_request(hb_gpio_line *line, int *fd, int *uapi_version) {
+    /* Input requests carry an edge-event buffer; outputs none. */
+    if (line->events != NULL) return ENOENT;
+    *fd = gpiod_line_request_get_fd(line->request);
+    *uapi_version = 2;
+    return *fd >= 0 ? 0 : ENOENT;
+}
+
 int hb_gpio_request(const char *chip_path, const char *line_name, unsigned int offset, int is_output,
                     int initial_value, hb_gpio_line **line, hb_gpio_stage *stage) {
     return request(chip_path, line_name, offset, is_output, initial_value, NULL, line, stage);

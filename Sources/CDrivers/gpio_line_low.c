@@ -1,6 +1,7 @@
 /*
  * Driving a GPIO line low through the kernel's GPIO character-device uAPI with raw ioctls, for the
- * crash guardian (guardian.c).
+ * crash guardian (guardian.c): through a copy of the dying process's own request of the line, or by
+ * requesting it once that request is gone.
  *
  * The guardian runs in a forked child of a multi-threaded process, where libgpiod (which allocates)
  * must not be called, and it has to work whichever libgpiod major version the binary was built
@@ -53,4 +54,19 @@ int hb_guardian_drive_line_low(int chip_fd, uint32_t offset, int *line_fd) {
     /* ENOTTY: a kernel older than the v2 uAPI. Any other error (EBUSY above all) is the answer. */
     if (error == ENOTTY) error = request_v1(chip_fd, offset, line_fd);
     return error;
+}
+
+int hb_guardian_drive_held_line_low(int request_fd, int uapi_version) {
+    /* The request holds one line, so it is bit (or value) 0. Outputs are never requested active-low,
+     * so the logical 0 set here is the low level. */
+    if (uapi_version == 2) {
+        struct gpio_v2_line_values values = {.bits = 0, .mask = 1};
+        return ioctl(request_fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &values) < 0 ? errno : 0;
+    }
+    if (uapi_version == 1) {
+        struct gpiohandle_data data;
+        memset(&data, 0, sizeof data);
+        return ioctl(request_fd, GPIOHANDLE_SET_LINE_VALUES_IOCTL, &data) < 0 ? errno : 0;
+    }
+    return EINVAL;
 }

@@ -12,10 +12,11 @@
  * End of file comes only once the kernel has torn down the dead process's address space, which
  * for a process with much memory locked takes tens of milliseconds or more; so the guardian also
  * watches an early warning (guardian_sentinel.c), a robust futex the kernel releases as soon as the
- * process starts to die. On it the guardian issues the stop steps at once; at end of file — when no
- * thread of the dead process can still be inside a bus transfer, and its line requests are gone —
- * it issues them again, to undo a write that was in flight when the process was killed, then
- * drives the enable lines low.
+ * process starts to die. On it the guardian issues the stop steps at once and drives low the enable
+ * lines whose requests it holds copies of (below); at end of file — when no thread of the dead
+ * process can still be inside a bus transfer, and its line requests are gone — it issues the steps
+ * again, to undo a write that was in flight when the process was killed (a chip whose EN is low
+ * already takes no write, E2E 1174173), then drives every enable line low.
  *
  * The descriptor hand-over, which is the whole design:
  * - The channel is a socket pair, not a pipe, so that the disarm write cannot raise SIGPIPE in a
@@ -31,11 +32,16 @@
  * - The guardian keeps one descriptor per enable line's GPIO chip device, opened by the parent before
  *   fork() (where a missing permission is still an error the command can report) and closed there
  *   after it. A chip descriptor requests nothing by itself.
- * - The guardian closes every other inherited descriptor, the parent's GPIO line requests above all:
- *   a line request lives as long as any descriptor of it is open, so a kept copy would keep the line
- *   requested after the parent's orderly end (the next command would find it busy) and would make
- *   the guardian's own request fail after a crash. It requests each line itself, with raw uAPI
+ * - The guardian keeps the parent's requests of the enable lines it was given (hb_guardian_line's
+ *   request_fd), so that it can drive them low at the early warning, tens of milliseconds before the
+ *   kernel would release the dead parent's requests. A line request lives as long as any descriptor
+ *   of it is open, so the guardian's copy keeps the line requested while the guardian lives: until
+ *   the parent's disarm, which the parent sends, and whose exit it waits for, before it lets go of
+ *   its lines. A line given without a request is requested by the guardian itself, with raw uAPI
  *   ioctls, once the parent's request is gone.
+ * - The guardian closes every other inherited descriptor, the parent's other GPIO line requests
+ *   (buttons, encoders) above all: a copy would keep such a line requested after the parent let it
+ *   go, and the parent, or the next command, would find it busy.
  *
  * Between fork() and _exit() the child of a multi-threaded process may only make async-signal-safe
  * calls (another thread may have held a lock that the child's copy of memory now holds for ever), so
@@ -107,9 +113,12 @@ typedef struct guardian_plan {
     size_t line_count;
     int line_chip_fds[HB_STOP_MAX_LINES];
     uint32_t line_offsets[HB_STOP_MAX_LINES];
+    /* The parent's request of each line (-1: none) and the uAPI it speaks. */
+    int line_request_fds[HB_STOP_MAX_LINES];
+    int line_request_uapi[HB_STOP_MAX_LINES];
     /* Descriptors the guardian keeps, ascending (repeats allowed); it closes every other one. */
     size_t kept_count;
-    int kept[2 + MAX_STEPS + HB_STOP_MAX_LINES];
+    int kept[2 + MAX_STEPS + 2 * HB_STOP_MAX_LINES];
     /* One past the highest descriptor number that can be open (RLIMIT_NOFILE), for old kernels. */
     unsigned int descriptor_limit;
 } guardian_plan;
@@ -193,12 +202,33 @@ static int stop_chips(const guardian_plan *plan) {
     return failures;
 }
 
+/* Drives line `index` low through the parent's request held here; returns 0 or errno. */
+static int drive_held_line_low(const guardian_plan *plan, size_t index) {
+    if (plan->record_fd >= 0) {
+        hb_stop_step line = {.bus_fd = plan->line_request_fds[index], .address = (uint16_t)plan->line_offsets[index],
+                             .protocol = HB_STOP_HELD_LINE_LOW, .length = 0, .bytes = {0, 0}};
+        record(plan, &line);
+        return 0;
+    }
+    return hb_guardian_drive_held_line_low(plan->line_request_fds[index], plan->line_request_uapi[index]);
+}
+
+/* At the early warning: the steps, then the lines whose requests are held here, low. */
+static void stop_at_once(const guardian_plan *plan) {
+    (void)stop_chips(plan);
+    for (size_t index = 0; index < plan->line_count; index++) {
+        if (plan->line_request_fds[index] >= 0) (void)drive_held_line_low(plan, index);
+    }
+}
+
 /* The steps, then the enable lines: once the dead process's descriptors are closed. */
 static int stop_everything(const guardian_plan *plan) {
     int failures = stop_chips(plan);
     /* After the steps: with EN low the chip would ignore them. */
     for (size_t index = 0; index < plan->line_count; index++) {
-        if (plan->record_fd >= 0) {
+        if (plan->line_request_fds[index] >= 0) {
+            if (drive_held_line_low(plan, index) != 0) failures++;
+        } else if (plan->record_fd >= 0) {
             hb_stop_step line = {.bus_fd = plan->line_chip_fds[index], .address = (uint16_t)plan->line_offsets[index],
                                  .protocol = HB_STOP_LINE_LOW, .length = 0, .bytes = {0, 0}};
             record(plan, &line);
@@ -245,7 +275,7 @@ static void __attribute__((noreturn)) guardian_main(const guardian_plan *plan) {
     /* The parent's start returns only now, so it never races this set-up (a line request it
      * releases is never kept alive by a copy here, its tests see the guardian as it stays). */
     if (write(plan->channel_fd, &ready_byte, 1) != 1) _exit(stop_everything(plan));
-    if (wait_for_early_warning(plan)) (void)stop_chips(plan);
+    if (wait_for_early_warning(plan)) stop_at_once(plan);
     for (;;) {
         char byte;
         ssize_t got = read(plan->channel_fd, &byte, 1);
@@ -351,6 +381,11 @@ int hb_guardian_start(const hb_stop_step *steps, size_t step_count, const hb_gua
     }
     for (size_t index = 0; index < line_count; index++) {
         if (lines[index].chip_path == NULL) return EINVAL;
+        int held = lines[index].request_fd >= 0;
+        if (held && lines[index].request_uapi != 1 && lines[index].request_uapi != 2) return EINVAL;
+        plan.line_request_fds[index] = held ? lines[index].request_fd : -1;
+        plan.line_request_uapi[index] = held ? lines[index].request_uapi : 0;
+        if (held) plan.kept[plan.kept_count++] = lines[index].request_fd;
     }
     struct rlimit limit;
     plan.descriptor_limit = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < UINT_MAX ? (unsigned int)limit.rlim_cur : 65536;

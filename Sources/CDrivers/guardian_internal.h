@@ -11,6 +11,13 @@
 int hb_guardian_drive_line_low(int chip_fd, uint32_t offset, int *line_fd);
 
 /*
+ * Drives low the one line of the request open on `request_fd` (uAPI `uapi_version`: 1, a line
+ * handle; 2, a line request), a copy of another process's request. Returns 0 or errno. System
+ * calls only.
+ */
+int hb_guardian_drive_held_line_low(int request_fd, int uapi_version);
+
+/*
  * The early warning of guardian_sentinel.c: a thread holding a robust, process-shared mutex whose
  * futex word the kernel marks FUTEX_OWNER_DIED (and wakes) when the thread starts to die.
  * hb_sentinel_start returns once the thread holds the lock; 0 or errno.

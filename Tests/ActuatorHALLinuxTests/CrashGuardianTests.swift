@@ -7,15 +7,18 @@ import XCTest
 
 /// Real guardians, forked from the test process, that record what they do instead of doing it: two
 /// chips (one behind a multiplexer on an adapter with plain I2C, one on an SMBus-only adapter) and
-/// two enable lines, on descriptors the test opened. Waits are on the guardian's own output, bounded.
+/// two enable lines, one with this process's request of it and one without, on descriptors the test
+/// opened. Waits are on the guardian's own output, bounded.
 final class CrashGuardianTests: XCTestCase {
     private var busWithMux: FileHandle!
     private var smbusBus: FileHandle!
+    private var lineRequest: FileHandle!
     private var record: Pipe!
 
     override func setUpWithError() throws {
         busWithMux = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/null"))
         smbusBus = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/null"))
+        lineRequest = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/null"))
         record = Pipe()
     }
 
@@ -38,9 +41,14 @@ final class CrashGuardianTests: XCTestCase {
         }
     }
 
-    /// Stand-ins for two GPIO chips: the guardian opens the paths before it forks, as it would
-    /// /dev/gpiochipN.
-    private let lines = [GPIOLineLocation(chipPath: "/dev/null", offset: 17), GPIOLineLocation(chipPath: "/dev/null", offset: 3)]
+    /// Stand-ins for two GPIO chips, which the guardian opens before it forks as it would
+    /// /dev/gpiochipN; line 17 is held by a stand-in for this process's request of it.
+    private var lines: [GPIOLineLocation] {
+        [
+            GPIOLineLocation(chipPath: "/dev/null", offset: 17, heldRequest: .init(descriptor: lineRequest.fileDescriptor, uapiVersion: 2)),
+            GPIOLineLocation(chipPath: "/dev/null", offset: 3),
+        ]
+    }
 
     private func startRecordingGuardian() throws -> CrashGuardian {
         try CrashGuardian.start(stopping: chips, enableLines: lines, recordingTo: record.fileHandleForWriting.fileDescriptor)
@@ -65,25 +73,24 @@ final class CrashGuardianTests: XCTestCase {
         XCTAssertEqual(try guardian.end(disarming: false, timeout: .seconds(5)), Int32(HB_GUARDIAN_EXIT_STOPPED))
         let actions = try recorded()
         XCTAssertEqual(Array(actions.prefix(7)), try stopSteps())
-        let lineActions = actions.dropFirst(7).map { action -> UInt32? in
-            guard case .lineLow(let chip, let offset) = action, chip >= 0 else { return nil }
-            return offset
-        }
-        XCTAssertEqual(lineActions, [17, 3], "\(actions)")
+        XCTAssertEqual(actions.count, 9, "\(actions)")
+        XCTAssertEqual(actions.dropFirst(7).first, .heldLineLow(request: lineRequest.fileDescriptor, offset: 17), "through this process's request")
+        guard case .lineLow(let chip, 3)? = actions.last, chip >= 0 else { return XCTFail("line 3 requested by the guardian: \(actions)") }
     }
 
     /// The early warning: the sentinel thread ends holding its lock, as it does when this process
-    /// is killed, and the guardian stops the chips then — without waiting for the end of file that
-    /// comes only after the kernel has torn the process down — and once more at the end.
-    func testWhenItsParentStartsToDieItStopsTheChipsAtOnceAndAgainWhenItIsGone() throws {
+    /// is killed, and the guardian stops the chips and drives the line it holds a request of low
+    /// then — without waiting for the end of file that comes only after the kernel has torn the
+    /// process down, with its requests — and once more at the end, with the other line.
+    func testWhenItsParentStartsToDieItStopsTheChipsAndDrivesTheHeldLineLowAtOnceAndAgainWhenItIsGone() throws {
         let guardian = try startRecordingGuardian()
         guardian.abandonSentinel()
-        let early = try records(count: 7, within: .seconds(10))
-        XCTAssertEqual(early, try stopSteps())
+        let early = try records(count: 8, within: .seconds(10))
+        XCTAssertEqual(early, try stopSteps() + [.heldLineLow(request: lineRequest.fileDescriptor, offset: 17)])
         XCTAssertEqual(try guardian.end(disarming: false, timeout: .seconds(5)), Int32(HB_GUARDIAN_EXIT_STOPPED))
         let final = try recorded()
-        XCTAssertEqual(Array(final.prefix(7)), try stopSteps(), "the steps again once the process is gone")
-        XCTAssertEqual(final.count, 9, "then the two lines: \(final)")
+        XCTAssertEqual(Array(final.prefix(8)), try stopSteps() + [.heldLineLow(request: lineRequest.fileDescriptor, offset: 17)], "the same again once the process is gone")
+        XCTAssertEqual(final.count, 9, "then the line without a request: \(final)")
     }
 
     /// Exactly `count` records, read as the guardian writes them; fails instead of waiting past
@@ -140,8 +147,9 @@ final class CrashGuardianTests: XCTestCase {
         XCTAssertNotEqual(getsid(guardian.processID), getsid(0))
     }
 
-    /// Only the channel, the record, the two buses and the two GPIO chips: nothing this process had
-    /// open besides (a GPIO line request among them would stay requested while it lives).
+    /// Only the channel, the record, the two buses, the two GPIO chips and the enable line's request:
+    /// nothing this process had open besides (another GPIO line request among them would stay
+    /// requested while it lives).
     func testItKeepsNoOtherDescriptor() throws {
         let bystander = Pipe()
         let bystanderLink = try link(of: bystander.fileHandleForWriting.fileDescriptor, in: "self")
@@ -149,13 +157,14 @@ final class CrashGuardianTests: XCTestCase {
         defer { XCTAssertNoThrow(try guardian.disarm()) }
         let folder = "/proc/\(guardian.processID)/fd"
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: folder).compactMap(CInt.init).sorted()
-        XCTAssertEqual(descriptors.count, 6, "\(descriptors)")
+        XCTAssertEqual(descriptors.count, 7, "\(descriptors)")
         XCTAssertTrue(descriptors.contains(busWithMux.fileDescriptor))
         XCTAssertTrue(descriptors.contains(smbusBus.fileDescriptor))
+        XCTAssertTrue(descriptors.contains(lineRequest.fileDescriptor))
         XCTAssertTrue(descriptors.contains(record.fileHandleForWriting.fileDescriptor))
         let links = try descriptors.map { try link(of: $0, in: "\(guardian.processID)") }
         XCTAssertFalse(links.contains(bystanderLink), "\(links)")
-        XCTAssertEqual(links.filter { $0 == "/dev/null" }.count, 4, "two buses and two GPIO chips: \(links)")
+        XCTAssertEqual(links.filter { $0 == "/dev/null" }.count, 5, "two buses, two GPIO chips and a line request: \(links)")
         XCTAssertEqual(links.filter { $0.hasPrefix("socket:") }.count, 1, "its end of the channel: \(links)")
     }
 
@@ -180,6 +189,13 @@ final class CrashGuardianTests: XCTestCase {
         let guardian = try startRecordingGuardian()
         try guardian.disarm()
         XCTAssertThrowsError(try guardian.disarm()) { XCTAssertEqual($0 as? CrashGuardianError, .alreadyEnded) }
+    }
+
+    func testARequestOfAnUnknownGPIOInterfaceFailsTheStart() throws {
+        let line = GPIOLineLocation(chipPath: "/dev/null", offset: 0, heldRequest: .init(descriptor: lineRequest.fileDescriptor, uapiVersion: 3))
+        XCTAssertThrowsError(try CrashGuardian.start(stopping: chips, enableLines: [line])) { error in
+            XCTAssertEqual(error as? CrashGuardianError, .start(.invalidArgument))
+        }
     }
 
     func testAnEnableLineOnAMissingChipFailsTheStart() throws {

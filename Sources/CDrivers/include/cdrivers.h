@@ -119,6 +119,13 @@ void hb_gpio_release(hb_gpio_line *line);
  * by name or by chip and offset. The crash guardian requests the line itself through this path.
  */
 int hb_gpio_line_location(hb_gpio_line *line, char *chip_path, size_t size, unsigned int *offset);
+/*
+ * The kernel descriptor of an output line's request and the GPIO uAPI it speaks (1: a v1 line
+ * handle, as libgpiod 1.6 requests; 2: a v2 line request, as libgpiod 2 does), so the crash guardian
+ * can keep a copy and drive the line low through it the moment this process starts to die. ENOENT
+ * for an input line, or when it is not known.
+ */
+int hb_gpio_output_request(hb_gpio_line *line, int *fd, int *uapi_version);
 
 /* ---------------------------------------------------------------- ALSA PCM playback */
 
@@ -263,6 +270,8 @@ typedef enum hb_stop_protocol {
     HB_STOP_SMBUS_WRITE_BYTE_DATA = 3,
     /* Recorded by a recording guardian only: line `address` of the GPIO chip `bus_fd` driven low. */
     HB_STOP_LINE_LOW = 4,
+    /* Recorded by a recording guardian only: line `address` driven low through the request `bus_fd`. */
+    HB_STOP_HELD_LINE_LOW = 5,
 } hb_stop_protocol;
 
 /* One bus operation of a stop table, on the open i2c-dev descriptor `bus_fd`. */
@@ -303,10 +312,18 @@ size_t hb_emergency_armed_count(void);
 
 /* ---------------------------------------------------------------- Crash guardian */
 
-/* An enable line the guardian drives low: line `offset` of the GPIO character device `chip_path`. */
+/*
+ * An enable line the guardian drives low: line `offset` of the GPIO character device `chip_path`.
+ * With `request_fd` >= 0 (this process's request of the line, speaking GPIO uAPI `request_uapi`, as
+ * hb_gpio_output_request gives them) the guardian keeps a copy of the request and drives the line
+ * low through it as soon as this process starts to die; with -1 it can request the line itself only
+ * once this process's request is gone, after the kernel has torn the process down.
+ */
 typedef struct hb_guardian_line {
     const char *chip_path;
     uint32_t offset;
+    int32_t request_fd;
+    int32_t request_uapi;
 } hb_guardian_line;
 
 /* A running guardian: its process, this process's end of the channel and its early warning. */
@@ -319,11 +336,13 @@ typedef struct hb_guardian hb_guardian;
 
 /*
  * Forks the crash guardian (guardian.c explains the design) and starts the thread whose lock warns
- * it early (guardian_sentinel.c). The guardian holds the channel, the bus descriptors of `steps` and
- * each line's GPIO chip device, and nothing else. When this process starts to die without
- * hb_guardian_finish(…, disarm = 1, …) it issues `steps` in order; once the process is gone it
- * issues them again, drives every line low through the GPIO character device and exits. With `record_fd` >= 0 (tests) it issues nothing and
- * writes one hb_stop_step per step, and per line one with protocol HB_STOP_LINE_LOW, to `record_fd`.
+ * it early (guardian_sentinel.c). The guardian holds the channel, the bus descriptors of `steps`,
+ * each line's GPIO chip device and the line requests given, and nothing else. When this process
+ * starts to die without hb_guardian_finish(…, disarm = 1, …) it issues `steps` in order and drives
+ * the lines whose requests it holds low; once the process is gone it issues the steps again, drives
+ * every line low (through its held request, or by requesting it) and exits. With `record_fd` >= 0
+ * (tests) it issues nothing and writes one hb_stop_step per step, and per line one with protocol
+ * HB_STOP_HELD_LINE_LOW or HB_STOP_LINE_LOW, to `record_fd`.
  * Returns once the guardian has set itself up (its own session, signals and descriptors). EINVAL for
  * bad arguments; ECHILD when the guardian died before it was set up, ETIMEDOUT when it took longer
  * than 5 s (it is killed and reaped); otherwise the errno of the call that failed (socketpair,

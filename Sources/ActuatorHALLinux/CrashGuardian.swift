@@ -13,8 +13,9 @@ import SystemPackage
 /// and starts its early-warning thread (guardian_sentinel.c).
 /// It keeps one end of a socket pair whose other end only this process holds, the chips' bus
 /// descriptors, one descriptor per enable line's GPIO chip and this process's requests of the
-/// enable lines — nothing else, its other GPIO line requests least of all — takes a session of its own, ignores SIGINT, SIGTERM, SIGHUP and
-/// SIGPIPE (so Ctrl-C and a kill of this process's group do not reach it) and blocks in `read`.
+/// enable lines — nothing else, its other GPIO line requests least of all — takes a session of its
+/// own, ignores SIGINT, SIGTERM, SIGHUP and SIGPIPE (so Ctrl-C and a kill of this process's group
+/// do not reach it) and blocks in `read`.
 /// - Orderly end: stop the chips, then call `disarm()`. The guardian exits touching nothing and is
 ///   reaped, so it never writes to a chip a later process has opened, and a following command never
 ///   finds a line busy.

@@ -8,9 +8,12 @@ public struct GPIOLineLocation: Sendable, Hashable, CustomStringConvertible {
     /// An output line's request: its descriptor and the GPIO uAPI version it speaks (1: a line
     /// handle, as libgpiod 1.6 requests; 2: a line request, as libgpiod 2 does).
     public struct HeldRequest: Sendable, Hashable {
+        /// The request's open descriptor in this process.
         public var descriptor: Int32
+        /// 1 or 2.
         public var uapiVersion: Int32
 
+        /// The request open on `descriptor`, speaking GPIO uAPI `uapiVersion`.
         public init(descriptor: Int32, uapiVersion: Int32) {
             self.descriptor = descriptor
             self.uapiVersion = uapiVersion

@@ -15,7 +15,7 @@
 struct hb_gpio_line {
     struct gpiod_chip *chip;
     struct gpiod_line *line;
-    /* An output's uAPI v1 line handle, or -1 (see output_handle_fd). */
+    /* An output's uAPI v1 line handle, or -1 (see new_line_handle). */
     int request_fd;
 };
 

@@ -204,10 +204,7 @@ public final class PCMCaptureSink: PCMSink {
             return PCMQueueReading(frames: queued(), measuredAt: clock.now)
         case .period(let phase):
             // The last move of the position, on the device's clock, but not before this stream started.
-            let step = format.duration(ofFrames: format.periodFrames).nanoseconds
-            let sinceFirst = (clock.now - (created + phase)).nanoseconds
-            let lastMove = created + phase + .nanoseconds(sinceFirst >= 0 ? sinceFirst / step * step : -step)
-            let update = max(lastMove, segment.start)
+            let update = max(devicePeriodStart(phase: phase), segment.start)
             return PCMQueueReading(frames: frameCount - segment.firstFrame - framesStarted(by: update, in: segment), measuredAt: update)
         }
     }
@@ -274,14 +271,21 @@ public final class PCMCaptureSink: PCMSink {
     /// and dmix's alike, which leave the period the device is in to the device).
     private func windowEnd() -> Int {
         guard case .direct(let phase) = sharing, let segment = segments.last else { return frameCount }
-        let step = format.duration(ofFrames: format.periodFrames).nanoseconds
-        let sinceFirst = (clock.now - (created + phase)).nanoseconds
-        let periodStart = created + phase + .nanoseconds(sinceFirst >= 0 ? sinceFirst / step * step : -((-sinceFirst + step - 1) / step) * step)
+        let periodStart = devicePeriodStart(phase: phase)
         // The device's position at that instant, in this stream's frames (before the segment
         // began, counted back from its first frame).
         let offset = (periodStart - segment.start).nanoseconds
         let frames = offset >= 0 ? framesStarted(by: periodStart, in: segment) : -format.frames(in: .nanoseconds(-offset))
         return segment.firstFrame + frames + bufferFrames
+    }
+
+    /// When the device period playing now began, on the device's clock: its periods begin `phase`
+    /// after the sink was made, one period apart (and so before that, counting back).
+    private func devicePeriodStart(phase: Duration) -> MonotonicInstant {
+        let step = format.duration(ofFrames: format.periodFrames).nanoseconds
+        let sinceFirst = (clock.now - (created + phase)).nanoseconds
+        let periods = sinceFirst >= 0 ? sinceFirst / step : -((-sinceFirst + step - 1) / step)
+        return created + phase + .nanoseconds(periods * step)
     }
 
     /// Frames of the current segment not yet started as of now.

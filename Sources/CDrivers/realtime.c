@@ -3,6 +3,7 @@
 
 #include <alloca.h>
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -146,4 +147,9 @@ int hb_deadline_sleeper_wake(int wake_fd) {
 void hb_deadline_sleeper_close(int timer_fd, int wake_fd) {
     close(timer_fd);
     close(wake_fd);
+}
+
+uint64_t hb_malloc_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (uint64_t)info.uordblks + (uint64_t)info.hblkhd;
 }

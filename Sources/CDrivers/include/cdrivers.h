@@ -242,6 +242,9 @@ int hb_rt_lock_memory_on_fault(uint64_t *memlock_limit);
 void hb_rt_prefault_stack(size_t bytes);
 /* The soft RLIMIT_RTPRIO; UINT64_MAX when unlimited. */
 int hb_rt_priority_limit(uint64_t *soft_limit);
+/* Bytes the malloc heap has handed out and not had back, over every arena (mallinfo2's uordblks +
+ * hblkhd): beside the resident size it tells a leak (this grows) from freed pages kept (it does not). */
+uint64_t hb_malloc_heap_in_use(void);
 
 /* ---------------------------------------------------------------- Interruptible absolute sleep */
 

@@ -311,12 +311,11 @@ public final class HapticService: @unchecked Sendable {
     /// a named event the profile gives no feedback.
     private func resolve(_ request: ServicePlayRequest, for client: ServiceClient) throws(ServiceError) -> (String, LoadedContent?) {
         let library = self.library
-        let file = library.folder.appendingPathComponent("request").path
         do throws(ServiceError) {
             switch request.content {
-            case .ahap(let text): return ("ahap", try parse(text, .ahap, file: file + ".ahap"))
-            case .notation(let text): return ("notation", try parse(text, .notation, file: file + ".hnl"))
-            case .notes(let text): return ("notes", try parse(text, .notes, file: file + ".notes"))
+            case .ahap(let text): return ("ahap", try parse(text, .ahap, in: library, fileExtension: "ahap"))
+            case .notation(let text): return ("notation", try parse(text, .notation, in: library, fileExtension: "hnl"))
+            case .notes(let text): return ("notes", try parse(text, .notes, in: library, fileExtension: "notes"))
             case .library(let name):
                 guard let content = library.items[name] else {
                     let suggestion = NameSuggestion.nearest(to: name, in: library.names).map { "; did you mean '\($0)'?" } ?? ""
@@ -339,7 +338,10 @@ public final class HapticService: @unchecked Sendable {
         }
     }
 
-    private func parse(_ text: String, _ format: ContentFormat, file: String) throws(ServiceError) -> LoadedContent {
+    /// `text` read as if it were the file `request.EXT` in the library's folder, so that the sounds
+    /// it names resolve there (and only there).
+    private func parse(_ text: String, _ format: ContentFormat, in library: ContentLibrary, fileExtension: String) throws(ServiceError) -> LoadedContent {
+        let file = library.folder.appendingPathComponent("request.\(fileExtension)").path
         let content: LoadedContent
         do {
             content = try ContentLoader.parse(text, format: format, file: file)
@@ -392,21 +394,33 @@ public final class HapticService: @unchecked Sendable {
 
     /// Preempts lower priorities on `targets` (nil: every actuator), refuses when a higher one
     /// holds one of them or when an actuator already mixes as many players as allowed.
+    ///
+    /// One pass over the players, without building collections: it runs on every trigger, and a
+    /// busy service has many players.
     private func makeRoom(on targets: [String]?, priority: Int) throws(ServiceError) {
-        let wanted = Set(targets ?? engine.actuatorNames)
-        let sharing = entries.filter { !wanted.isDisjoint(with: $0.value.info.actuators) }
-        if let holder = sharing.values.first(where: { $0.info.priority > priority }) {
-            throw refused(ServiceError(.busy, "player \(holder.info.id) of priority \(holder.info.priority) holds \(Set(holder.info.actuators).intersection(wanted).sorted().joined(separator: ", "))"))
+        let wanted = targets ?? engine.actuatorNames
+        var preempted: [Int] = []
+        var mixing = [Int](repeating: 0, count: wanted.count)
+        for (id, entry) in entries {
+            var shares = false
+            for (index, actuator) in wanted.enumerated() where entry.info.actuators.contains(actuator) {
+                shares = true
+                mixing[index] += 1
+            }
+            guard shares else { continue }
+            if entry.info.priority > priority {
+                let held = entry.info.actuators.filter(wanted.contains).sorted()
+                throw refused(ServiceError(.busy, "player \(id) of priority \(entry.info.priority) holds \(held.joined(separator: ", "))"))
+            }
+            if entry.info.priority < priority { preempted.append(id) }
         }
-        for (id, entry) in sharing where entry.info.priority < priority {
+        for id in preempted.sorted() {
             countersValue.preemptions += 1
             cancel(id, .preempted)
         }
-        for actuator in wanted {
-            let mixing = entries.values.filter { $0.info.actuators.contains(actuator) }.count
-            if mixing >= limits.playersPerActuator {
-                throw refused(ServiceError(.tooManyPlayers, "\(mixing) players already mix on \(actuator); the limit is \(limits.playersPerActuator)"))
-            }
+        guard preempted.isEmpty else { return try makeRoom(on: targets, priority: priority) }
+        for (index, actuator) in wanted.enumerated() where mixing[index] >= limits.playersPerActuator {
+            throw refused(ServiceError(.tooManyPlayers, "\(mixing[index]) players already mix on \(actuator); the limit is \(limits.playersPerActuator)"))
         }
     }
 

@@ -41,6 +41,10 @@ struct ServiceBench {
         var errors: Int
         var residentAfterFirst10kMebibytes: Double
         var residentAtEndMebibytes: Double
+        /// The malloc heap in use at the same two moments: it grows with a leak; when only the
+        /// resident figure grows, the allocator is keeping freed pages.
+        var heapAfterFirst10kMebibytes: Double
+        var heapAtEndMebibytes: Double
         var idleCPUPercent: Double
     }
 
@@ -108,6 +112,7 @@ struct ServiceBench {
         progress("bench: (c) \(sustained) triggers from \(Self.clients) clients…")
         let load = try sustainedLoad(socket: socket)
         try clock.sleep(for: .milliseconds(300))
+        let end = MemoryReading.now
 
         progress("bench: (d) idle CPU over 2 s…")
         let cpuBefore = ProcessCPUTime.now
@@ -121,7 +126,8 @@ struct ServiceBench {
             directStart: Self.row("player.start(atTime: 0) → first bus write (direct engine path)", direct),
             sustainedTriggers: load.sent, sustainedSeconds: load.seconds, triggersPerSecond: Double(load.sent) / load.seconds,
             lost: load.lost, errors: load.errors,
-            residentAfterFirst10kMebibytes: load.residentAfter10k, residentAtEndMebibytes: ServiceBench.residentMebibytes(),
+            residentAfterFirst10kMebibytes: load.after10k.resident, residentAtEndMebibytes: end.resident,
+            heapAfterFirst10kMebibytes: load.after10k.heapInUse, heapAtEndMebibytes: end.heapInUse,
             idleCPUPercent: idle
         )
     }
@@ -146,7 +152,7 @@ struct ServiceBench {
     }
 
     /// Sustained triggers from `clients` threads, each on its own kept-alive connection.
-    private func sustainedLoad(socket: String) throws -> (sent: Int, seconds: Double, lost: Int, errors: Int, residentAfter10k: Double) {
+    private func sustainedLoad(socket: String) throws -> (sent: Int, seconds: Double, lost: Int, errors: Int, after10k: MemoryReading) {
         let perClient = max(1, sustained / Self.clients)
         let tally = LoadTally()
         let start = clock.now
@@ -167,8 +173,8 @@ struct ServiceBench {
             }.start()
         }
         done.wait()
-        let (accepted, errors, lost, resident) = tally.result
-        return (accepted + errors + lost, (clock.now - start).secondsValue, lost, errors, resident)
+        let (accepted, errors, lost, after10k) = tally.result
+        return (accepted + errors + lost, (clock.now - start).secondsValue, lost, errors, after10k)
     }
 
     private static func row(_ method: String, _ histogram: LatenessHistogram) -> BenchReport.OverheadRow {
@@ -176,13 +182,6 @@ struct ServiceBench {
                                 p99Microseconds: BenchReport.microseconds(histogram.percentile(99)), maxMicroseconds: BenchReport.microseconds(histogram.maximum))
     }
 
-    /// The process's resident memory now (VmRSS), in MiB.
-    static func residentMebibytes() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kilobytes / 1024
-    }
 
     static func text(_ figures: Figures) -> String {
         var lines = ["service (sim DRV2605L on a zero-cost bus, in this process):"]
@@ -191,6 +190,7 @@ struct ServiceBench {
         }
         lines.append(String(format: "  sustained: %d triggers from %d clients in %.1f s = %.0f triggers/s; lost %d, errors %d", figures.sustainedTriggers, clients, figures.sustainedSeconds, figures.triggersPerSecond, figures.lost, figures.errors))
         lines.append(String(format: "  resident memory: %.1f MiB after the first 10,000 triggers, %.1f MiB at the end (%+.1f %%)", figures.residentAfterFirst10kMebibytes, figures.residentAtEndMebibytes, (figures.residentAtEndMebibytes / max(figures.residentAfterFirst10kMebibytes, 0.001) - 1) * 100))
+        lines.append(String(format: "  malloc heap in use: %.1f MiB after the first 10,000 triggers, %.1f MiB at the end (%+.1f %%)", figures.heapAfterFirst10kMebibytes, figures.heapAtEndMebibytes, (figures.heapAtEndMebibytes / max(figures.heapAfterFirst10kMebibytes, 0.001) - 1) * 100))
         lines.append(String(format: "  idle CPU: %.3f %% of a core", figures.idleCPUPercent))
         return lines.joined(separator: "\n")
     }
@@ -298,18 +298,18 @@ private final class LoadTally: @unchecked Sendable {
     private var accepted = 0
     private var errors = 0
     private var lost = 0
-    private var residentAfter10k = 0.0
+    private var after10k = MemoryReading(resident: 0, heapInUse: 0)
 
     func add(status: Int) {
         lock.withLock {
             if (200..<300).contains(status) { accepted += 1 } else { errors += 1 }
-            if accepted + errors == 10_000 { residentAfter10k = ServiceBench.residentMebibytes() }
+            if accepted + errors == 10_000 { after10k = MemoryReading.now }
         }
     }
 
     func add(lost count: Int) { lock.withLock { lost += count } }
 
-    var result: (Int, Int, Int, Double) { lock.withLock { (accepted, errors, lost, residentAfter10k) } }
+    var result: (Int, Int, Int, MemoryReading) { lock.withLock { (accepted, errors, lost, after10k) } }
 }
 
 private final class HistogramBox: @unchecked Sendable {
@@ -317,4 +317,23 @@ private final class HistogramBox: @unchecked Sendable {
     private var histogram = LatenessHistogram()
     func record(_ duration: Duration) { lock.withLock { histogram.record(duration) } }
     var value: LatenessHistogram { lock.withLock { histogram } }
+}
+
+/// The process's memory at one moment, in MiB.
+struct MemoryReading {
+    /// Resident (VmRSS).
+    var resident: Double
+    /// The malloc heap in use, every arena (mallinfo2: small blocks and mapped ones).
+    var heapInUse: Double
+
+    static var now: MemoryReading {
+        MemoryReading(resident: residentMebibytes(), heapInUse: Double(MallocHeap.bytesInUse) / 1_048_576)
+    }
+
+    private static func residentMebibytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes / 1024
+    }
 }

@@ -15,7 +15,8 @@ import Glibc
 /// (a) a trigger over the socket (one kept-alive connection) → the first bus write of it, beside
 /// the direct engine path (`player.start`) in the same run; (b) a WebSocket trigger → first write;
 /// (c) sustained triggers from 50 concurrent clients: rate, lost, errors, and the resident memory
-/// after the first 10,000 triggers and at the end; (d) the service's CPU while idle.
+/// and the malloc heap in use after the first 10,000 triggers and at the end; (d) the service's CPU
+/// while idle.
 struct ServiceBench {
     /// The trigger: UIKit's rigid impact (a ROM effect on the sim chip).
     static let route = "/feedback/impact/rigid"
@@ -181,7 +182,6 @@ struct ServiceBench {
         BenchReport.OverheadRow(method: method, samples: histogram.count, p50Microseconds: BenchReport.microseconds(histogram.percentile(50)),
                                 p99Microseconds: BenchReport.microseconds(histogram.percentile(99)), maxMicroseconds: BenchReport.microseconds(histogram.maximum))
     }
-
 
     static func text(_ figures: Figures) -> String {
         var lines = ["service (sim DRV2605L on a zero-cost bus, in this process):"]

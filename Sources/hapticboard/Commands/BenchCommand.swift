@@ -30,7 +30,8 @@ struct BenchCommand: ParsableCommand {
         --service measures only the service: a trigger over its Unix socket (one kept-alive \
         connection) and over WebSocket until the first bus write, beside the direct engine path; \
         --service-triggers sustained triggers from 50 concurrent clients (rate, lost, errors, \
-        resident memory after the first 10,000 and at the end); its idle CPU. With --load N.
+        resident memory and malloc heap in use after the first 10,000 and at the end); its idle \
+        CPU. With --load N.
 
         --ff measures only force feedback: an EV_FF play written by a client of the simulated \
         kernel device until the first register write of the effect reaches a zero-cost bus \

@@ -206,11 +206,18 @@ public protocol Actuator: AnyObject {
     func stop() throws
     /// Reads the hardware's view: power, playing, faults.
     func status() throws -> ActuatorStatus
+    /// → off without using the bus, for when the bus has timed out (stuck): a DRV2605 drops EN.
+    /// Nil where the actuator has no such way or is already off; then stop it as usual. The
+    /// default has none.
+    func powerOffWithoutTheBus() -> PowerTransitionReport?
 }
 
 extension Actuator {
     /// Default for actuators with one drive mode, which `prepare` checks.
     public func isPrepared(for mode: DriveMode) -> Bool { powerState == .ready }
+
+    /// Default for actuators that cannot stop without their bus or device.
+    public func powerOffWithoutTheBus() -> PowerTransitionReport? { nil }
 
     /// Default for actuators whose drive frequency is fixed: refuse rather than ignore.
     public func setDriveFrequency(_ hertz: Double) throws {

@@ -127,6 +127,16 @@ public enum I2CError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The bus whose transfer timed out; nil for any other fault. With SDA held low (a stuck bus)
+    /// every later transfer on that bus times out too, so nothing more should wait on it.
+    public var timedOutBus: String? {
+        switch self {
+        case .timeout(let bus, _): return bus
+        case .transfer(let bus, _, let errno): return errno == .timedOut ? bus : nil
+        case .noAcknowledge, .open, .unsupportedTransaction: return nil
+        }
+    }
+
     public var description: String {
         switch self {
         case .noAcknowledge(let bus, let address):

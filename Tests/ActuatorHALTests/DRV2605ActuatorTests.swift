@@ -170,9 +170,31 @@ final class DRV2605ActuatorTests: XCTestCase {
         let (board, actuator) = makeActuator()
         try actuator.setAmplitude(0.8)
         board.bus.isStuck = true
-        XCTAssertThrowsError(try actuator.setAmplitude(0.3))
+        let stuckAt = board.clock.now
+        let transfersBefore = board.bus.log.count
+        XCTAssertThrowsError(try actuator.setAmplitude(0.3)) { error in
+            XCTAssertEqual((error as? DRV2605Error)?.timedOutBus, board.bus.name)
+        }
         XCTAssertEqual(board.enableLine.level, .low)
         XCTAssertEqual(actuator.powerState, .off)
+        XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, 0)
+        // EN drops as soon as the write has timed out through its retries: a stop over the stuck
+        // bus would time out through its own retries first, a tenth of a second per write.
+        let attempts = DRV2605RetryPolicy().retries + 1
+        XCTAssertEqual(board.bus.log.count - transfersBefore, attempts, "only the failing write's attempts")
+        let enLow = try XCTUnwrap(board.enableLine.history.last { $0.level == .low }).time
+        XCTAssertLessThanOrEqual(enLow - stuckAt, board.bus.stuckTimeout * attempts + DRV2605RetryPolicy().backoff * (attempts - 1))
+    }
+
+    func testAFailureThatIsNotATimeoutStillStopsOverTheBusAndKeepsEN() throws {
+        let (board, actuator) = makeActuator()
+        try actuator.setAmplitude(0.8)
+        board.bus.injectError(.noAcknowledge(bus: board.bus.name, address: 0x5A), onTransfer: 1)
+        XCTAssertThrowsError(try actuator.setAmplitude(0.3)) { error in
+            XCTAssertNil((error as? DRV2605Error)?.timedOutBus)
+        }
+        XCTAssertEqual(board.enableLine.level, .high, "a chip that answers again keeps its configuration")
+        XCTAssertEqual(board.chip.register(0x02), 0)
         XCTAssertEqual(board.chip.drive.level(at: board.clock.now).amplitude, 0)
     }
 

@@ -255,6 +255,20 @@ public final class DRV2605Actuator: Actuator {
         try stopOutput()
     }
 
+    /// EN low, nothing on the bus: the output stops at once and the chip is off (the next wake
+    /// writes its configuration again). Nil without an EN line, when already off, or when the
+    /// line cannot be driven.
+    public func powerOffWithoutTheBus() -> PowerTransitionReport? {
+        guard driver.enableLine != nil, powerState != .off else { return nil }
+        let (from, start) = (powerState, driver.clock.now)
+        guard (try? driver.disable()) != nil else { return nil }
+        powerState = .off
+        preparedMode = nil
+        let report = PowerTransitionReport(transition: .sleep, from: from, to: .off, elapsed: driver.clock.now - start, budget: budget(for: .sleep))
+        lastTransition = report
+        return report
+    }
+
     /// STATUS and GO; off reports without bus traffic. OVER_TEMP, OC_DETECT and DIAG_RESULT become
     /// faults — also those an earlier read saw (identifying the chip at wake, a diagnostic), since
     /// the chip clears OVER_TEMP and DIAG_RESULT on every read: each is reported once.
@@ -341,14 +355,17 @@ public final class DRV2605Actuator: Actuator {
         do {
             try body()
         } catch {
-            stopAfterFailure()
+            stopAfterFailure(error)
             throw error
         }
     }
 
     /// Tries to stop the output over the bus, or failing that by dropping EN: what any failure
-    /// while driving ends with.
-    func stopAfterFailure() {
+    /// while driving ends with. After a timeout on this chip's bus EN goes low at once: the stop's
+    /// writes would each time out through their retries too (a stuck bus), a tenth of a second
+    /// apiece, while the chip drives on.
+    func stopAfterFailure(_ failure: any Error) {
+        if (failure as? DRV2605Error)?.timedOutBus == driver.bus.name, powerOffWithoutTheBus() != nil { return }
         do {
             try stopOutput()
         } catch {

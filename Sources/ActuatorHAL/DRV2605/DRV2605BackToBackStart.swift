@@ -68,7 +68,7 @@ extension [DRV2605Actuator] {
         do {
             try body()
         } catch {
-            for chip in self { chip.stopAfterFailure() }
+            for chip in self { chip.stopAfterFailure(error) }
             throw error
         }
     }

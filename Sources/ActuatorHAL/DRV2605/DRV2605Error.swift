@@ -37,6 +37,14 @@ public enum DRV2605Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// A real-time amplitude that is not a number.
     case invalidAmplitude(Double)
 
+    /// For a register access that timed out through all its retries, the bus it timed out on:
+    /// that bus is stuck, and stopping a chip over it would time out again while the output
+    /// drives on.
+    public var timedOutBus: String? {
+        if case .bus(_, let error, _) = self { return error.timedOutBus }
+        return nil
+    }
+
     public var description: String {
         switch self {
         case .bus(let register, let error, let attempts):

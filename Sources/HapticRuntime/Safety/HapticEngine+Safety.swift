@@ -49,13 +49,26 @@ extension HapticEngine {
     /// the engine resets as Core Haptics' does: `stoppedHandler(.systemError)`, then the engine
     /// runs again and `resetHandler` is called (players made before must be recreated). When it
     /// could not be stopped or re-initialised the engine stays stopped: `stoppedHandler(.deviceLost)`.
+    ///
+    /// A transfer that timed out means a stuck bus: the failing chips are switched off first,
+    /// without the bus (EN low), and not re-initialised. Over that bus every stop and every
+    /// configuration write would time out through its retries in turn — a tenth of a second
+    /// apiece — while the output drives on, and a re-initialisation would raise EN again for
+    /// nothing. They stay off until a later wake finds the bus working.
     func handleFault(_ error: any Error, costKey: CostKey) {
         let (reason, reset) = locked { () -> (StoppedReason, Bool) in
             recordFault(error)
             let failing = channels.filter { costKey.actuators.contains($0.name) }
+            let busTimedOut = Self.timedOutOnABus(error)
+            if busTimedOut {
+                for channel in failing {
+                    if let report = channel.actuator.powerOffWithoutTheBus() { record(report, on: channel, automatic: true) }
+                }
+            }
             setRunning(false)
             _ = haltEverything()
             guard !failing.isEmpty else { return (.systemError, false) }
+            guard !busTimedOut else { return (.deviceLost, false) }
             let cameBack = failing.map(reinitialise).allSatisfy { $0 }
             return (cameBack ? .systemError : .deviceLost, cameBack)
         }
@@ -63,6 +76,15 @@ extension HapticEngine {
         guard reset else { return }
         locked { setRunning(true) }
         resetHandler?()
+    }
+
+    /// Whether `error` is, or wraps, a register access that timed out on its bus.
+    private static func timedOutOnABus(_ error: any Error) -> Bool {
+        switch error {
+        case let error as DRV2605Error: error.timedOutBus != nil
+        case HapticEngineError.actuator(_, let underlying): timedOutOnABus(underlying)
+        default: false
+        }
     }
 
     /// Power-cycles a chip after a fault (off, then wake: the driver writes its configuration

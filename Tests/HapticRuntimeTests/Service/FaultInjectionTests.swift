@@ -130,10 +130,15 @@ final class FaultInjectionTests: XCTestCase {
         XCTAssertEqual(rig.endReason(of: a), "engine-stopped")
         rig.assertOff("a")
         XCTAssertEqual(rig.chip("a").chip.drive.level(at: rig.clock.now).amplitude, 0)
-        let enLow = try XCTUnwrap(rig.chip("a").enableLine.history.last { $0.level == .low }).time
-        // Each access's retries time out (4 × 25 ms) for the failing write, the stop and the stop
-        // before EN low: about half a second in all.
-        XCTAssertLessThan(enLow - stuckAt, .milliseconds(600), "EN low once the retries have timed out")
+        // The next status poll finds the bus stuck once its read has timed out through its
+        // retries; EN then drops at once and stays low: no stop is tried over the stuck bus, and no
+        // re-initialisation raises EN again. (Before, the stop and the stop before EN low timed out
+        // in turn: EN went low after 400 ms, rose for a re-initialisation and fell again at 500.)
+        let changes = rig.chip("a").enableLine.history.filter { $0.time >= stuckAt }
+        XCTAssertEqual(changes.map(\.level), [.low], "EN dropped once")
+        let enLow = try XCTUnwrap(changes.first).time
+        let retries = DRV2605RetryPolicy().retries
+        XCTAssertLessThanOrEqual(enLow - stuckAt, EngineActuator.defaultStatusPollInterval + bus.stuckTimeout * (retries + 1) + DRV2605RetryPolicy().backoff * retries)
         try rig.assertServes("b")
     }
 

@@ -115,6 +115,19 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try request(.get, "/status").status, 200, "the service keeps serving")
     }
 
+    /// curl and other libraries ask before sending a larger body; without `100 Continue` curl waits
+    /// a second for it before every such request.
+    func testAClientThatExpects100ContinueIsToldToSendItsBody() throws {
+        let body = #"{ "Version": 1, "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient" } } ] }"#
+        let connection = try RawHTTPConnection(socketPath: Self.socketPath, receiveTimeout: .seconds(30))
+        for _ in 0..<2 {
+            try connection.send(raw: "POST /play/ahap HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.utf8.count)\r\nExpect: 100-Continue\r\n\r\n")
+            XCTAssertEqual(try connection.readResponse(), 100, "before the body is sent")
+            try connection.send(raw: body)
+            XCTAssertEqual(try connection.readResponse(), 201)
+        }
+    }
+
     func testAHigherPriorityPreemptsAndALowerOneIsBusy() throws {
         let long = "continuous 3s:\n  intensity: loud\n"
         let background = try json(request(.post, "/play/notation?outlive=true&priority=1", body: long))

@@ -237,8 +237,14 @@ final class RawHTTPConnection {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    init(socketPath: String) throws {
+    /// With `receiveTimeout`, a read that waits longer throws instead of blocking for good.
+    init(socketPath: String, receiveTimeout: Duration? = nil) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if let receiveTimeout {
+            let (seconds, attoseconds) = receiveTimeout.components
+            var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { bytes in
@@ -259,12 +265,17 @@ final class RawHTTPConnection {
     }
 
     func send(post path: String) throws {
-        let request = Array("POST \(path) HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n".utf8)
-        let written = request.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == request.count else { throw CommandLineError.content("write to the service failed") }
+        try send(raw: "POST \(path) HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
     }
 
-    /// Reads one answer; its status.
+    /// Writes `text` as it is: a request, part of one, or a body.
+    func send(raw text: String) throws {
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw CommandLineError.content("write to the service failed") }
+    }
+
+    /// Reads one answer (an interim `100 Continue` is one); its status.
     func readResponse() throws -> Int {
         while true {
             if let end = headerEnd() {
@@ -278,6 +289,7 @@ final class RawHTTPConnection {
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count >= 0 else { throw CommandLineError.content("no answer from the service: \(String(cString: strerror(errno)))") }
             guard count > 0 else { throw CommandLineError.content("the service closed the connection") }
             buffer += chunk[..<count]
         }

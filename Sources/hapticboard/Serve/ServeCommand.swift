@@ -138,7 +138,8 @@ struct ServeCommand: AsyncParsableCommand {
             let socketFile = try UnixSocketFile(path: socketPath, mode: socketMode)
             var services: [any Service] = [
                 Application(
-                    router: api.router(token: nil), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: nil)),
+                    router: api.router(token: nil),
+                    server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: nil), configuration: .serve),
                     configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "hapticboard"),
                     onServerRunning: { _ in
                         socketFile.applyMode()
@@ -149,7 +150,8 @@ struct ServeCommand: AsyncParsableCommand {
             ]
             if let tcp {
                 services.append(Application(
-                    router: api.router(token: tcp.token), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: tcp.token)),
+                    router: api.router(token: tcp.token),
+                    server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: tcp.token), configuration: .serve),
                     configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: "hapticboard"),
                     onServerRunning: { _ in readiness.listenerReady() },
                     logger: logger

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HapticRuntime
 import HardwareMocks
 import Logging
@@ -14,6 +17,8 @@ final class ServeTests: XCTestCase {
     private static var socketPath: String { folder.appendingPathComponent("hb.sock").path }
     private static let port = 20_000 + Int(ProcessInfo.processInfo.processIdentifier % 20_000)
     private static let token = "test-token-0123456789abcdef"
+    /// The web origin whose pages may call the TCP listener.
+    private static let kioskOrigin = "http://kiosk.local:8080"
 
     private var connection: ServiceConnection { ServiceConnection(socketPath: Self.socketPath) }
 
@@ -30,6 +35,7 @@ final class ServeTests: XCTestCase {
         let (process, _, errorOutput) = command.process([
             "serve", "--socket", socketPath, "--library", library.path, "--theme", folder.appendingPathComponent("theme.json").path,
             "--listen", "127.0.0.1:\(port)", "--token-file", folder.appendingPathComponent("token").path, "--max-triggers-per-second", "200",
+            "--allow-origin", kioskOrigin,
         ])
         try? process.run()
         server = process
@@ -126,6 +132,55 @@ final class ServeTests: XCTestCase {
             try connection.send(raw: body)
             XCTAssertEqual(try connection.readResponse(), 201)
         }
+    }
+
+    /// A kiosk page served from another origin calls the TCP listener as a browser does: a
+    /// preflight (no token) first, then the request with the token; a page from elsewhere gets no
+    /// CORS headers, so its browser keeps the answer from it.
+    func testAKioskPageFromAnAllowedOriginMayCallTheTCPListener() throws {
+        let base = "http://127.0.0.1:\(Self.port)"
+        let preflight = try Self.exchange("OPTIONS", base + "/feedback/impact/rigid", headers: [
+            "Origin": Self.kioskOrigin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization",
+        ])
+        XCTAssertEqual(preflight.status, 204)
+        XCTAssertEqual(preflight.headers["access-control-allow-origin"], Self.kioskOrigin)
+        XCTAssertTrue(preflight.headers["access-control-allow-methods"]?.contains("POST") == true, "\(preflight.headers)")
+        XCTAssertTrue(preflight.headers["access-control-allow-headers"]?.lowercased().contains("authorization") == true, "\(preflight.headers)")
+
+        let played = try Self.exchange("POST", base + "/feedback/impact/rigid", headers: ["Origin": Self.kioskOrigin, "Authorization": "Bearer \(Self.token)"])
+        XCTAssertEqual(played.status, 201)
+        XCTAssertEqual(played.headers["access-control-allow-origin"], Self.kioskOrigin)
+        let refused = try Self.exchange("POST", base + "/feedback/impact/rigid", headers: ["Origin": Self.kioskOrigin])
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertEqual(refused.headers["access-control-allow-origin"], Self.kioskOrigin, "the page can read why")
+
+        let elsewhere = try Self.exchange("OPTIONS", base + "/feedback/impact/rigid", headers: [
+            "Origin": "http://elsewhere.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization",
+        ])
+        XCTAssertNil(elsewhere.headers["access-control-allow-origin"])
+        XCTAssertNotEqual(elsewhere.status, 204)
+    }
+
+    func testAllowOriginTakesWhatBrowsersSendAsOrigin() {
+        for origin in ["http://localhost:8080", "https://kiosk.example", "null", "*"] { XCTAssertTrue(TCPListener.isOrigin(origin), origin) }
+        for text in ["localhost:8080", "http://kiosk.example/page.html", "", "http://", "://host"] { XCTAssertFalse(TCPListener.isOrigin(text), text) }
+    }
+
+    /// One request over HTTP with `headers`; the status and the answer's headers, names lowercased.
+    private static func exchange(_ method: String, _ url: String, headers: [String: String]) throws -> (status: Int, headers: [String: String]) {
+        var built = URLRequest(url: try XCTUnwrap(URL(string: url)))
+        built.httpMethod = method
+        for (name, value) in headers { built.setValue(value, forHTTPHeaderField: name) }
+        let request = built
+        let answer = try ServiceConnection.blocking { () async throws -> HTTPAnswerHead in
+            let (_, response) = try await URLSession.shared.data(for: request)
+            guard let response = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+            let fields = response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
+                if let name = field.key as? String, let value = field.value as? String { fields[name.lowercased()] = value }
+            }
+            return HTTPAnswerHead(status: response.statusCode, headers: fields)
+        }
+        return (answer.status, answer.headers)
     }
 
     func testAHigherPriorityPreemptsAndALowerOneIsBusy() throws {
@@ -334,4 +389,10 @@ final class LineBox: @unchecked Sendable {
 
 private extension String {
     func prepending(_ prefix: String) -> String { prefix + self }
+}
+
+/// What `ServeTests.exchange` reads of an answer.
+private struct HTTPAnswerHead: Sendable {
+    var status: Int
+    var headers: [String: String]
 }

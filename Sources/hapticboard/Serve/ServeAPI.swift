@@ -15,9 +15,13 @@ struct ServeAPI: Sendable {
     let board: BoardShowReport
     let metrics: ServeMetrics
 
-    /// Every route; with `token`, every request must carry `Authorization: Bearer <token>`.
-    func router(token: String?) -> Router<ServeRequestContext> {
+    /// Every route; with `token`, every request must carry `Authorization: Bearer <token>`, and
+    /// pages from `allowedOrigins` may make them from a browser (`AllowedOriginsMiddleware`).
+    func router(token: String?, allowedOrigins: Set<String> = []) -> Router<ServeRequestContext> {
         let router = Router(context: ServeRequestContext.self)
+        // Outermost, so a refusal (401 without the token) also carries the CORS headers and the
+        // page can read why; and a preflight, which never carries the token, is answered.
+        if !allowedOrigins.isEmpty { router.middlewares.add(AllowedOriginsMiddleware(origins: allowedOrigins)) }
         router.middlewares.add(ServeErrorMiddleware(service: service))
         if let token { router.middlewares.add(BearerTokenMiddleware(token: token, service: service)) }
         router.get("/openapi.json") { _, _ in Self.json(text: OpenAPIDocument.text) }

@@ -55,6 +55,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Let --listen bind an address that is not loopback.")
     var allowRemote = false
 
+    @Option(name: .long, help: ArgumentHelp("A web origin whose pages may call --listen from a browser (CORS), such as http://localhost:8080 or null for a page opened from a file; repeatable, * for any page. They still need the token.", valueName: "origin"))
+    var allowOrigin: [String] = []
+
     @Option(name: .long, help: ArgumentHelp("A folder of content played by name (POST /play/library/NAME); also the only folder submitted AHAP may take sound files from.", valueName: "dir"))
     var library: String?
 
@@ -95,7 +98,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard lateTolerance.isFinite, lateTolerance >= 0 else { throw CommandLineError.invalidLateTolerance(lateTolerance) }
         guard let startProfile = FeedbackProfile(rawValue: profile) else { throw CommandLineError.content("--profile '\(profile)': expected full, quiet or silent") }
         let socketPath = socket ?? ProcessInfo.processInfo.environment[Self.socketEnvironmentVariable] ?? Self.defaultSocket
-        let tcp = try listen.map { try TCPListener(parsing: $0, allowRemote: allowRemote, tokenFile: tokenFile) }
+        let tcp = try listen.map { try TCPListener(parsing: $0, allowRemote: allowRemote, tokenFile: tokenFile, allowedOrigins: allowOrigin) }
+        guard tcp != nil || allowOrigin.isEmpty else { throw CommandLineError.content("--allow-origin needs --listen: browsers reach the service only over TCP") }
         let sounds = SoundReading.linux(settings: SoundAnalysisSettings())
         let contentLibrary = try loadLibrary(sounds: sounds)
         let feedbackTheme = try loadTheme()
@@ -150,8 +154,8 @@ struct ServeCommand: AsyncParsableCommand {
             ]
             if let tcp {
                 services.append(Application(
-                    router: api.router(token: tcp.token),
-                    server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: tcp.token), configuration: .serve),
+                    router: api.router(token: tcp.token, allowedOrigins: tcp.allowedOrigins),
+                    server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: tcp.token, allowedOrigins: tcp.allowedOrigins), configuration: .serve),
                     configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: "hapticboard"),
                     onServerRunning: { _ in readiness.listenerReady() },
                     logger: logger
@@ -206,13 +210,18 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-/// `--listen host:port` and its token.
+/// `--listen host:port`, its token and the web origins whose pages may call it.
 struct TCPListener {
     var host: String
     var port: Int
     var token: String
+    var allowedOrigins: Set<String>
 
-    init(parsing text: String, allowRemote: Bool, tokenFile: String?) throws {
+    init(parsing text: String, allowRemote: Bool, tokenFile: String?, allowedOrigins: [String] = []) throws {
+        for origin in allowedOrigins where !Self.isOrigin(origin) {
+            throw CommandLineError.content("--allow-origin '\(origin)': expected scheme://host[:port] (no path), null or *")
+        }
+        self.allowedOrigins = Set(allowedOrigins)
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port) else {
             throw CommandLineError.content("--listen '\(text)': expected host:port, such as 127.0.0.1:7777")
         }
@@ -228,6 +237,15 @@ struct TCPListener {
         }
         token = read.trimmingCharacters(in: .whitespacesAndNewlines)
         guard token.count >= 16 else { throw CommandLineError.content("--token-file \(tokenFile): the token must be at least 16 characters") }
+    }
+
+    /// What a browser sends as `Origin`: `scheme://host[:port]` without a path, or `null`; `*`
+    /// stands for any.
+    static func isOrigin(_ text: String) -> Bool {
+        if text == "*" || text == "null" { return true }
+        guard let separator = text.range(of: "://"), !text[..<separator.lowerBound].isEmpty else { return false }
+        let authority = text[separator.upperBound...]
+        return !authority.isEmpty && !authority.contains("/") && !authority.contains(where: \.isWhitespace)
     }
 }
 

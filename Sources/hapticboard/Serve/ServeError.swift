@@ -165,3 +165,26 @@ enum StrictJSON {
         }
     }
 }
+
+/// CORS for the TCP listener's browser clients (a kiosk page): a request whose `Origin` is one
+/// of `origins` (`*`: any) gets Hummingbird's CORS answer — its preflight answered, its response
+/// marked readable by that page. Any other request passes through untouched, so a page from
+/// anywhere else gets no CORS headers and its browser keeps the answer from it. The token is still
+/// required of every request but the preflight.
+struct AllowedOriginsMiddleware: RouterMiddleware {
+    typealias Context = ServeRequestContext
+    let origins: Set<String>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let origin = request.headers[.origin], origins.contains("*") || origins.contains(origin) else {
+            return try await next(request, context)
+        }
+        let cors = CORSMiddleware<Context>(
+            allowOrigin: origins.contains("*") ? .all : .custom(origin),
+            allowHeaders: [.accept, .authorization, .contentType, .origin],
+            allowMethods: [.get, .head, .post, .put, .delete, .options],
+            maxAge: .seconds(600)
+        )
+        return try await cors.handle(request, context: context, next: next)
+    }
+}

@@ -41,6 +41,23 @@ final class BenchReportTests: XCTestCase {
         XCTAssertEqual(Ratio.of(12, over: 4, resolution: 1)?.text, "3×")
     }
 
+    func testTheServiceFiguresSetEachTriggerBesideTheDirectPath() {
+        func row(_ method: String, _ p50: Double, _ p99: Double) -> BenchReport.OverheadRow {
+            BenchReport.OverheadRow(method: method, samples: 100, p50Microseconds: p50, p99Microseconds: p99, maxMicroseconds: p99 * 2)
+        }
+        let figures = ServiceBench.Figures(
+            socketTrigger: row("socket", 600, 900), webSocketTrigger: row("websocket", 300, 0.5), directStart: row("direct", 120, 0.4),
+            sustainedTriggers: 1_000, sustainedSeconds: 1, triggersPerSecond: 1_000, lost: 0, errors: 0,
+            residentAfterFirst10kMebibytes: 60, residentAtEndMebibytes: 61, heapAfterFirst10kMebibytes: 20, heapAtEndMebibytes: 2,
+            idleCPUPercent: 0.1
+        )
+        let lines = ServiceBench.text(figures).split(separator: "\n")
+        XCTAssertTrue(lines[1].hasSuffix("p50 5×, p99 ≥ 900× the direct path"), "\(lines[1])")
+        // A p99 below the resolution on both sides gives no ratio at all.
+        XCTAssertTrue(lines[2].hasSuffix("p50 2.5× the direct path"), "\(lines[2])")
+        XCTAssertFalse(lines[3].contains("the direct path"), "the peer is not set beside itself")
+    }
+
     func testFiguresCompareOursWithThePeerOfTheSameRun() throws {
         let lateness = BenchReport.latenessRows(condition: "idle", [result(.deadlineScheduler, [1_500]), result(.asyncAfter, [1_600])])
             + BenchReport.latenessRows(condition: "load 2", [

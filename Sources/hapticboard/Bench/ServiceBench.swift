@@ -185,8 +185,14 @@ struct ServiceBench {
 
     static func text(_ figures: Figures) -> String {
         var lines = ["service (sim DRV2605L on a zero-cost bus, in this process):"]
-        for row in [figures.socketTrigger, figures.webSocketTrigger, figures.directStart] {
-            lines.append(String(format: "  %@ p50 %7.1f µs   p99 %7.1f µs   max %8.1f µs   (%d)", row.method.padding(toLength: 66, withPad: " ", startingAt: 0), row.p50Microseconds, row.p99Microseconds, row.maxMicroseconds, row.samples))
+        let peer = figures.directStart
+        for (row, isTrigger) in [(figures.socketTrigger, true), (figures.webSocketTrigger, true), (peer, false)] {
+            // Each trigger beside the direct path measured in the same run: the machine-independent figure.
+            let ratios = !isTrigger ? "" : [("p50", row.p50Microseconds, peer.p50Microseconds), ("p99", row.p99Microseconds, peer.p99Microseconds)]
+                .compactMap { name, ours, theirs in Ratio.of(ours, over: theirs, resolution: 1).map { "\(name) \($0.text)" } }
+                .joined(separator: ", ")
+            let beside = ratios.isEmpty ? "" : "   \(ratios) the direct path"
+            lines.append(String(format: "  %@ p50 %7.1f µs   p99 %7.1f µs   max %8.1f µs   (%d)%@", row.method.padding(toLength: 66, withPad: " ", startingAt: 0), row.p50Microseconds, row.p99Microseconds, row.maxMicroseconds, row.samples, beside))
         }
         lines.append(String(format: "  sustained: %d triggers from %d clients in %.1f s = %.0f triggers/s; lost %d, errors %d", figures.sustainedTriggers, clients, figures.sustainedSeconds, figures.triggersPerSecond, figures.lost, figures.errors))
         lines.append(String(format: "  resident memory: %.1f MiB after the first 10,000 triggers, %.1f MiB at the end (%+.1f %%)", figures.residentAfterFirst10kMebibytes, figures.residentAtEndMebibytes, (figures.residentAtEndMebibytes / max(figures.residentAfterFirst10kMebibytes, 0.001) - 1) * 100))

@@ -73,6 +73,14 @@ final class ServeTests: XCTestCase {
         (try json(answer)["error"] as? [String: Any])?["code"] as? String
     }
 
+    func testHEADAnswersWhatGETWouldWithoutTheBody() throws {
+        let url = "http://127.0.0.1:\(Self.port)/openapi.json"
+        let head = try Self.exchange("HEAD", url, headers: ["Authorization": "Bearer \(Self.token)"])
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(head.headers["content-type"], "application/json")
+        XCTAssertEqual(head.headers["content-length"], "\(OpenAPIDocument.text.utf8.count)")
+    }
+
     func testStatusBoardAndOpenAPIAnswer() throws {
         let status = try request(.get, "/status").decoded(ServiceStatus.self)
         XCTAssertEqual(status.board, "sim")

@@ -18,7 +18,8 @@ struct ServeAPI: Sendable {
     /// Every route; with `token`, every request must carry `Authorization: Bearer <token>`, and
     /// pages from `allowedOrigins` may make them from a browser (`AllowedOriginsMiddleware`).
     func router(token: String?, allowedOrigins: Set<String> = []) -> Router<ServeRequestContext> {
-        let router = Router(context: ServeRequestContext.self)
+        // HEAD answers what GET would, without the body (RFC 9110 §9.3.2: monitoring probes use it).
+        let router = Router(context: ServeRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Outermost, so a refusal (401 without the token) also carries the CORS headers and the
         // page can read why; and a preflight, which never carries the token, is answered.
         if !allowedOrigins.isEmpty { router.middlewares.add(AllowedOriginsMiddleware(origins: allowedOrigins)) }

@@ -401,24 +401,22 @@ public final class HapticService: @unchecked Sendable {
         let wanted = targets ?? engine.actuatorNames
         var preempted: [Int] = []
         var mixing = [Int](repeating: 0, count: wanted.count)
-        for (id, entry) in entries {
-            var shares = false
-            for (index, actuator) in wanted.enumerated() where entry.info.actuators.contains(actuator) {
-                shares = true
-                mixing[index] += 1
-            }
-            guard shares else { continue }
+        for (id, entry) in entries where wanted.contains(where: entry.info.actuators.contains) {
             if entry.info.priority > priority {
                 let held = entry.info.actuators.filter(wanted.contains).sorted()
                 throw refused(ServiceError(.busy, "player \(id) of priority \(entry.info.priority) holds \(held.joined(separator: ", "))"))
             }
-            if entry.info.priority < priority { preempted.append(id) }
+            if entry.info.priority < priority {
+                preempted.append(id)
+                continue
+            }
+            // Equal priority: it mixes with the new player.
+            for (index, actuator) in wanted.enumerated() where entry.info.actuators.contains(actuator) { mixing[index] += 1 }
         }
         for id in preempted.sorted() {
             countersValue.preemptions += 1
             cancel(id, .preempted)
         }
-        guard preempted.isEmpty else { return try makeRoom(on: targets, priority: priority) }
         for (index, actuator) in wanted.enumerated() where mixing[index] >= limits.playersPerActuator {
             throw refused(ServiceError(.tooManyPlayers, "\(mixing[index]) players already mix on \(actuator); the limit is \(limits.playersPerActuator)"))
         }

@@ -173,18 +173,29 @@ enum StrictJSON {
 /// required of every request but the preflight.
 struct AllowedOriginsMiddleware: RouterMiddleware {
     typealias Context = ServeRequestContext
-    let origins: Set<String>
+    /// With `*`: one answer for any origin.
+    private let anyOrigin: CORSMiddleware<Context>?
+    /// Otherwise one per allowed origin, naming it.
+    private let byOrigin: [String: CORSMiddleware<Context>]
+
+    init(origins: Set<String>) {
+        anyOrigin = origins.contains("*") ? Self.cors(.all) : nil
+        byOrigin = Dictionary(uniqueKeysWithValues: origins.map { ($0, Self.cors(.custom($0))) })
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let origin = request.headers[.origin], origins.contains("*") || origins.contains(origin) else {
+        guard let origin = request.headers[.origin], let cors = anyOrigin ?? byOrigin[origin] else {
             return try await next(request, context)
         }
-        let cors = CORSMiddleware<Context>(
-            allowOrigin: origins.contains("*") ? .all : .custom(origin),
+        return try await cors.handle(request, context: context, next: next)
+    }
+
+    private static func cors(_ allowOrigin: CORSMiddleware<Context>.AllowOriginExtended) -> CORSMiddleware<Context> {
+        CORSMiddleware(
+            allowOrigin: allowOrigin,
             allowHeaders: [.accept, .authorization, .contentType, .origin],
             allowMethods: [.get, .head, .post, .put, .delete, .options],
             maxAge: .seconds(600)
         )
-        return try await cors.handle(request, context: context, next: next)
     }
 }

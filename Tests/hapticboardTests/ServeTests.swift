@@ -346,7 +346,8 @@ extension ServeTests {
         }
         let player = try JSONDecoder().decode(ServicePlayerInfo.self, from: Data(#"{"id": 1, "name": "notation", "client": 2, "priority": 0, "actuators": ["main"], "duration": 0.5, "outlivesClient": false}"#.utf8))
         let events: [ServiceEvent] = [
-            .playerStarted(player), .playerEnded(id: 1, reason: .shutDown), .fault(reason: "device-lost", message: "gone"),
+            .playerStarted(player), .playerEnded(id: 1, reason: .shutDown), .fault(reason: "device lost", message: "gone", actuators: nil),
+            .fault(reason: "system error", message: "NACK", actuators: ["a"]),
             .powerTransition(actuator: "main", transition: "wake", from: "off", to: "standby", elapsedMicroseconds: 1, budgetMicroseconds: 2),
             .profileChanged(.quiet), .input(input: "select", kind: "step", direction: -1, edgeNanoseconds: 5, players: [1]),
             .input(input: "select", kind: "press", direction: nil, edgeNanoseconds: 5, players: []),
@@ -361,6 +362,26 @@ extension ServeTests {
             seen.insert(name)
         }
         XCTAssertEqual(seen, Set(described.keys), "events the document describes but nothing sends, or the reverse")
+        let ended = try XCTUnwrap(described["player-ended"])
+        XCTAssertEqual(ended.required, ["event", "id", "reason"])
+    }
+
+    /// Every place the document lists the reasons a player ends lists exactly the service's.
+    func testTheOpenAPIDocumentListsEveryEndReason() throws {
+        var lists: [[String]] = []
+        func collect(_ node: Any) {
+            if let object = node as? [String: Any] {
+                if let values = object["enum"] as? [String], values.contains("finished") { lists.append(values) }
+                object.values.forEach(collect)
+            } else if let array = node as? [Any] {
+                array.forEach(collect)
+            }
+        }
+        collect(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.text.utf8)))
+        XCTAssertEqual(lists.count, 2, "the play answer's `ended` and the player-ended event")
+        for list in lists {
+            XCTAssertEqual(list, PlayerEndReason.allCases.map(\.rawValue))
+        }
     }
 }
 

@@ -39,11 +39,15 @@ public final class HapticEngine: @unchecked Sendable {
     private var transitions: [RecordedPowerTransition] = []
     private var driveLimits: [DriveLimitEvent] = []
 
-    /// Called when the engine stopped on its own; not when the application called `stop`.
+    /// Called when the engine stopped on its own; not when the application called `stop`, nor
+    /// after a fault it kept to some of the actuators (`actuatorFaultHandler`).
     public var stoppedHandler: (@Sendable (StoppedReason) -> Void)?
     /// Called after the engine re-initialised a chip (a fault forced a power cycle): players
     /// created before must be recreated; patterns survive.
     public var resetHandler: (@Sendable () -> Void)?
+    /// Called after a fault on some of the actuators, which the engine handled without stopping
+    /// (see `handleFault`): the players using them have ended, the others play on.
+    public var actuatorFaultHandler: (@Sendable (ActuatorFaultReport) -> Void)?
     /// Called once every player has finished; its answer decides whether the engine stops.
     public var notifyWhenPlayersFinished: (@Sendable ((any Error)?) -> FinishedAction)?
     /// Called when the continuous-drive limit cut an actuator's output.

@@ -147,8 +147,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// actuators no other player uses go to standby; the completion handler is not called.
     public func cancel() throws {
         try engine.locked {
-            for token in controlTokens { engine.scheduler.cancel(token) }
-            controlTokens = []
+            cancelControls()
             engine.playerStoppedAudio(player: id)
             try releaseAll(standby: true)
             cancelScheduled()
@@ -584,17 +583,44 @@ public class HapticPatternPlayer: @unchecked Sendable {
         if let completion { engine.later { completion(error) } }
     }
 
+    /// The actuators named `failing` failed: drops everything pending, leaves the other
+    /// actuators as a stop does (the last player out stops one and puts it in standby), leaves
+    /// the failing ones without touching them (the engine makes them safe) and reports `error`
+    /// to the completion handler. Returns the working actuators that could not be left cleanly.
+    func endAfterFault(on failing: Set<String>, reporting error: any Error) -> [(ActuatorChannel, any Error)] {
+        cancelControls()
+        engine.playerStoppedAudio(player: id)
+        var failures: [(ActuatorChannel, any Error)] = []
+        for channel in channels where channel.activePlayers.contains(id) {
+            if failing.contains(channel.name) {
+                leaveWithoutStopping(channel)
+            } else {
+                do { try engine.release(self, from: channel, standby: true) } catch { failures.append((channel, error)) }
+            }
+        }
+        finish(reporting: error)
+        return failures
+    }
+
     /// Forgets every pending command and claim without touching the hardware (the engine makes
     /// the actuators safe itself).
     func halt() {
         cancelScheduled()
-        for token in controlTokens { engine.scheduler.cancel(token) }
-        controlTokens = []
+        cancelControls()
         segment = nil
         pausedOffset = nil
-        for channel in channels {
-            channel.mixer.remove(id)
-            channel.activePlayers.remove(id)
-        }
+        channels.forEach(leaveWithoutStopping)
+    }
+
+    /// Drops the stops, pauses and resumes scheduled for a later time.
+    private func cancelControls() {
+        for token in controlTokens { engine.scheduler.cancel(token) }
+        controlTokens = []
+    }
+
+    /// Takes this player's level out of `channel`'s mix and its claim off it, writing nothing.
+    private func leaveWithoutStopping(_ channel: ActuatorChannel) {
+        channel.mixer.remove(id)
+        channel.activePlayers.remove(id)
     }
 }

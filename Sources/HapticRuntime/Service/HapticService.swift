@@ -69,6 +69,7 @@ public final class HapticService: @unchecked Sendable {
         engine.attachAudio(sound)
         engine.playsHapticsOnly = sound == nil
         engine.stoppedHandler = { [weak self] reason in self?.engineStopped(reason) }
+        engine.actuatorFaultHandler = { [weak self] report in self?.actuatorsFailed(report) }
         engine.powerTransitionHandler = { [weak self] transition in
             let report = transition.report
             self?.publish(.powerTransition(
@@ -151,7 +152,7 @@ public final class HapticService: @unchecked Sendable {
             if let onEnd { endWaiters[id] = [onEnd] }
             for player in players {
                 player.loopEnabled = request.loops
-                player.completionHandler = { [weak self] error in self?.playerCompleted(id, failed: error != nil) }
+                player.completionHandler = { [weak self] error in self?.playerCompleted(id, error: error) }
                 do {
                     try player.start(atTime: 0)
                 } catch {
@@ -432,14 +433,23 @@ public final class HapticService: @unchecked Sendable {
         }
     }
 
-    private func playerCompleted(_ id: Int, failed: Bool) {
+    private func playerCompleted(_ id: Int, error: (any Error)?) {
+        if let error, !Self.isDriveLimitCut(error) {
+            // One of its actuators failed: the whole request ends, on its other actuators too.
+            locked { cancel(id, .actuatorFault) }
+            return
+        }
         let ended = locked { () -> Bool in
             guard var entry = entries[id] else { return false }
             entry.unfinished -= 1
             entries[id] = entry.unfinished > 0 ? entry : nil
             return entry.unfinished == 0
         }
-        if ended { finish(id, failed ? .engineStopped : .finished) }
+        if ended { finish(id, error == nil ? .finished : .engineStopped) }
+    }
+
+    private static func isDriveLimitCut(_ error: any Error) -> Bool {
+        if case HapticEngineError.continuousDriveLimit = error { true } else { false }
     }
 
     /// Stops every engine player of `id` at once and ends it with `reason`.
@@ -463,8 +473,15 @@ public final class HapticService: @unchecked Sendable {
             entries = [:]
             return ids
         }
-        publish(.fault(reason: "\(reason)", message: engine.lastFault.map { "\($0)" } ?? "\(reason)"))
+        publish(.fault(reason: "\(reason)", message: engine.lastFault.map { "\($0)" } ?? "\(reason)", actuators: nil))
         for id in ids.sorted() { finish(id, .engineStopped) }
+    }
+
+    /// A fault the engine kept to some actuators: their players have ended (`actuator-fault`),
+    /// the others play on.
+    private func actuatorsFailed(_ report: ActuatorFaultReport) {
+        locked { countersValue.faults += 1 }
+        publish(.fault(reason: "\(report.outcome)", message: "\(report.fault)", actuators: report.actuators))
     }
 
     /// `body` under the service's lock (recursive: engine callbacks may come back in on this thread).

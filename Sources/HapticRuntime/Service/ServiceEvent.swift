@@ -13,7 +13,7 @@ public struct ServicePlayerInfo: Sendable, Hashable, Codable {
 }
 
 /// Why a player ended.
-public enum PlayerEndReason: String, Sendable, Hashable, Codable {
+public enum PlayerEndReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// It played to its end.
     case finished
     /// A client stopped it.
@@ -22,8 +22,12 @@ public enum PlayerEndReason: String, Sendable, Hashable, Codable {
     case preempted
     /// Its client's connection closed and it did not ask to outlive it.
     case clientLeft = "client-left"
-    /// The engine stopped it: a fault, a lost device, a reset.
+    /// The engine stopped it: a fault it could not keep to some actuators (every actuator
+    /// failed, or the sound output), a lost device, a reset; or a continuous-drive cut.
     case engineStopped = "engine-stopped"
+    /// One of its actuators failed; it ended on all of them, while players on other actuators
+    /// played on.
+    case actuatorFault = "actuator-fault"
     /// The service shut down.
     case shutDown = "shut-down"
 }
@@ -32,8 +36,10 @@ public enum PlayerEndReason: String, Sendable, Hashable, Codable {
 public enum ServiceEvent: Sendable, Hashable, Encodable {
     case playerStarted(ServicePlayerInfo)
     case playerEnded(id: Int, reason: PlayerEndReason)
-    /// The engine stopped on its own (`reason`), with the fault behind it.
-    case fault(reason: String, message: String)
+    /// A fault, with the error behind it. `reason` `system error`: the failing actuators were
+    /// re-initialised; `device lost`: they are off. `actuators`: the ones that failed, when the
+    /// engine kept the fault to them and played on elsewhere; nil when the engine stopped.
+    case fault(reason: String, message: String, actuators: [String]?)
     case powerTransition(actuator: String, transition: String, from: String, to: String, elapsedMicroseconds: Double, budgetMicroseconds: Double)
     case profileChanged(FeedbackProfile)
     /// A button or encoder of the board did `kind` (`press`, `release`, `step` with its
@@ -41,7 +47,7 @@ public enum ServiceEvent: Sendable, Hashable, Encodable {
     case input(input: String, kind: String, direction: Int?, edgeNanoseconds: Int64, players: [Int])
 
     private enum CodingKeys: String, CodingKey {
-        case event, player, id, reason, message, actuator, transition, from, to, elapsedMicroseconds, budgetMicroseconds, profile
+        case event, player, id, reason, message, actuators, actuator, transition, from, to, elapsedMicroseconds, budgetMicroseconds, profile
         case input, kind, direction, edgeNanoseconds, players
     }
 
@@ -56,10 +62,11 @@ public enum ServiceEvent: Sendable, Hashable, Encodable {
             try container.encode("player-ended", forKey: .event)
             try container.encode(id, forKey: .id)
             try container.encode(reason, forKey: .reason)
-        case .fault(let reason, let message):
+        case .fault(let reason, let message, let actuators):
             try container.encode("fault", forKey: .event)
             try container.encode(reason, forKey: .reason)
             try container.encode(message, forKey: .message)
+            try container.encodeIfPresent(actuators, forKey: .actuators)
         case .powerTransition(let actuator, let transition, let from, let to, let elapsed, let budget):
             try container.encode("power-transition", forKey: .event)
             try container.encode(actuator, forKey: .actuator)

@@ -8,8 +8,8 @@ import XCTest
 /// docs/faults.md, one test per row: each fault is injected on the simulated hardware of actuator
 /// `a` of a service that also drives `b`, while both play. Each test checks the table's columns:
 /// what the user sees (service events, the player's end, `lastFault`), what the actuator does
-/// (stopped, standby or off), whether the access was retried, and that the service goes on
-/// serving `b` afterwards.
+/// (stopped, standby or off), whether the access was retried, and that `b`'s player plays on
+/// through the fault and the service goes on serving `b` afterwards.
 final class FaultInjectionTests: XCTestCase {
     private var rig: FaultRig!
 
@@ -28,8 +28,8 @@ final class FaultInjectionTests: XCTestCase {
         rig.run(for: .milliseconds(300))
         XCTAssertEqual(rig.failedTransfers("a").count, 1, "a missing ACK is not retried")
         rig.assertFault(reason: "system error", mentions: "no device acknowledged")
-        XCTAssertEqual(rig.endReason(of: a), "engine-stopped")
-        XCTAssertEqual(rig.endReason(of: b), "engine-stopped", "the engine resets as a whole: b's player ends too")
+        XCTAssertEqual(rig.endReason(of: a), "actuator-fault")
+        rig.assertPlaysOn(b, on: "b")
         rig.assertStoppedInStandby("a")
         try rig.assertServes("b")
         try rig.assertServes("a")
@@ -62,7 +62,7 @@ final class FaultInjectionTests: XCTestCase {
         rig.run(for: .milliseconds(300))
         XCTAssertGreaterThanOrEqual(rig.failedTransfers("a").count - before, 4)
         rig.assertFault(reason: "device lost", mentions: "after 4 attempts")
-        XCTAssertEqual(rig.endReason(of: c), "engine-stopped")
+        XCTAssertEqual(rig.endReason(of: c), "actuator-fault")
         rig.assertOff("a")
         try rig.assertServes("b")
     }
@@ -86,13 +86,15 @@ final class FaultInjectionTests: XCTestCase {
 
     func testDeviceGoneMidPlayWithENODEVOrENXIOLeavesItOffAndTheServiceGoesOn() throws {
         rig = try FaultRig()
-        var (a, _) = try rig.playOnBoth()
+        let playing = try rig.playOnBoth()
+        var a = playing.a
         let bus = rig.chip("a").bus
         // The adapter went away (a USB-I2C bridge unplugged): i2c-dev answers ENODEV, not retried.
         bus.injectError(.transfer(bus: bus.name, address: SimulatedBoard.chipAddress, errno: .operationNotSupportedByDevice), onTransfer: 1, times: 100_000)
         rig.run(for: .milliseconds(300))
         rig.assertFault(reason: "device lost", mentions: "errno 19")
-        XCTAssertEqual(rig.endReason(of: a), "engine-stopped")
+        XCTAssertEqual(rig.endReason(of: a), "actuator-fault")
+        rig.assertPlaysOn(playing.b, on: "b")
         rig.assertOff("a")
         try rig.assertServes("b")
         // A request on the gone chip is taken, fails the same way at once and ends: no hang.
@@ -100,7 +102,7 @@ final class FaultInjectionTests: XCTestCase {
         let again = try rig.play(on: "a", seconds: 0.2)
         rig.run(for: .milliseconds(100))
         rig.assertFault(reason: "device lost", mentions: "errno 19")
-        XCTAssertEqual(rig.endReason(of: again), "engine-stopped")
+        XCTAssertEqual(rig.endReason(of: again), "actuator-fault")
 
         // The chip left the bus (ENXIO from most adapters: no ACK at its address).
         rig.chip("a").bus.clearInjectedFaults()
@@ -111,14 +113,14 @@ final class FaultInjectionTests: XCTestCase {
         rig.chip("a").bus.detach(at: SimulatedBoard.chipAddress)
         rig.run(for: .milliseconds(300))
         rig.assertFault(reason: "device lost", mentions: "no device acknowledged")
-        XCTAssertEqual(rig.endReason(of: a), "engine-stopped")
+        XCTAssertEqual(rig.endReason(of: a), "actuator-fault")
         XCTAssertFalse(rig.chip("a").enableLine.level.isHigh, "EN dropped")
         try rig.assertServes("b")
     }
 
     func testStuckBusIsRetriedThenTheChipIsSwitchedOffByENAndTheServiceGoesOn() throws {
         rig = try FaultRig()
-        let (a, _) = try rig.playOnBoth()
+        let (a, b) = try rig.playOnBoth()
         let bus = rig.chip("a").bus
         bus.isStuck = true
         let stuckAt = rig.clock.now
@@ -127,7 +129,8 @@ final class FaultInjectionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(timeouts.count, 4, "a timeout is retried")
         XCTAssertTrue(timeouts.allSatisfy { $0.error == .timeout(bus: bus.name, address: SimulatedBoard.chipAddress) })
         rig.assertFault(reason: "device lost", mentions: "timed out")
-        XCTAssertEqual(rig.endReason(of: a), "engine-stopped")
+        XCTAssertEqual(rig.endReason(of: a), "actuator-fault")
+        rig.assertPlaysOn(b, on: "b")
         rig.assertOff("a")
         XCTAssertEqual(rig.chip("a").chip.drive.level(at: rig.clock.now).amplitude, 0)
         // The next status poll finds the bus stuck once its read has timed out through its
@@ -146,7 +149,7 @@ final class FaultInjectionTests: XCTestCase {
 
     func testAChipResetMidPlayIsDetectedAndTheChipReinitialised() throws {
         rig = try FaultRig()
-        let (a, _) = try rig.playOnBoth()
+        let (a, b) = try rig.playOnBoth()
         let chip = rig.chip("a").chip
         let configured = chip.register(DRV2605Register.ratedVoltage.rawValue)
         XCTAssertNotEqual(configured, 0x3E)
@@ -155,7 +158,8 @@ final class FaultInjectionTests: XCTestCase {
         XCTAssertEqual(chip.register(DRV2605Register.ratedVoltage.rawValue), 0x3E, "back at the reset value")
         rig.run(for: .milliseconds(300))
         rig.assertFault(reason: "system error", mentions: "registers-reset")
-        XCTAssertEqual(rig.endReason(of: a), "engine-stopped")
+        XCTAssertEqual(rig.endReason(of: a), "actuator-fault")
+        rig.assertPlaysOn(b, on: "b")
         let rewritten = try XCTUnwrap(rig.chip("a").bus.log.first {
             $0.time > resetAt && $0.error == nil && $0.operations == [.write([DRV2605Register.ratedVoltage.rawValue, configured])]
         })
@@ -169,11 +173,12 @@ final class FaultInjectionTests: XCTestCase {
 
     func testOverTemperatureStopsTheChipReportsItAndTheServiceGoesOn() throws {
         rig = try FaultRig()
-        let (a, _) = try rig.playOnBoth()
+        let (a, b) = try rig.playOnBoth()
         rig.chip("a").chip.injectOverTemperature()
         rig.run(for: .milliseconds(300))
         rig.assertFault(reason: "system error", mentions: "over-temperature")
-        XCTAssertEqual(rig.endReason(of: a), "engine-stopped")
+        XCTAssertEqual(rig.endReason(of: a), "actuator-fault")
+        rig.assertPlaysOn(b, on: "b")
         rig.assertStoppedInStandby("a")
         try rig.assertServes("b")
         try rig.assertServes("a")
@@ -181,12 +186,13 @@ final class FaultInjectionTests: XCTestCase {
 
     func testOverCurrentStopsTheChipThePowerCycleClearsItAndTheServiceGoesOn() throws {
         rig = try FaultRig()
-        let (a, _) = try rig.playOnBoth()
+        let (a, b) = try rig.playOnBoth()
         let chip = rig.chip("a").chip
         chip.injectOverCurrent()
         rig.run(for: .milliseconds(300))
         rig.assertFault(reason: "system error", mentions: "over-current")
-        XCTAssertEqual(rig.endReason(of: a), "engine-stopped")
+        XCTAssertEqual(rig.endReason(of: a), "actuator-fault")
+        rig.assertPlaysOn(b, on: "b")
         XCTAssertEqual(chip.register(DRV2605Register.status.rawValue) & 0x01, 0, "OC_DETECT latched until EN low: the power cycle cleared it")
         XCTAssertTrue(rig.chip("a").enableLine.history.contains { $0.level == .low }, "power-cycled")
         rig.assertStoppedInStandby("a")
@@ -268,8 +274,8 @@ final class FaultInjectionTests: XCTestCase {
         XCTAssertEqual(rig.hardware.pcmSinks["coil"]?.count, 1)
         rig.hardware.unplugPCM(of: "coil")
         rig.run(for: .milliseconds(300))
-        rig.assertFault(reason: "device lost", mentions: "No such device")
-        XCTAssertEqual(rig.endReason(of: coil), "engine-stopped")
+        rig.assertFault(reason: "device lost", mentions: "No such device", on: "coil")
+        XCTAssertEqual(rig.endReason(of: coil), "actuator-fault")
         XCTAssertEqual(rig.service.engine.actuatorStates["coil"], .off, "the device is let go")
         try rig.assertServes("b")
         // Plugged in again: the next request opens it afresh.
@@ -393,19 +399,30 @@ private final class FaultRig {
     }
 
     /// Fault events since the last `markEvents()`.
-    var faults: [(reason: String, message: String)] {
-        log.all.dropFirst(mark).compactMap { if case .fault(let reason, let message) = $0 { (reason, message) } else { nil } }
+    var faults: [(reason: String, message: String, actuators: [String]?)] {
+        log.all.dropFirst(mark).compactMap { if case .fault(let reason, let message, let actuators) = $0 { (reason, message, actuators) } else { nil } }
     }
 
     func endReason(of id: Int) -> String? {
         log.all.lazy.compactMap { if case .playerEnded(id, let reason) = $0 { reason.rawValue } else { nil } }.first
     }
 
-    /// One fault event, with `reason`, whose message contains `text`; the status reports it too.
-    func assertFault(reason: String, mentions text: String, file: StaticString = #filePath, line: UInt = #line) {
+    /// One fault event on `actuator` alone (the engine played on elsewhere), with `reason`, whose
+    /// message contains `text`; the status reports it too.
+    func assertFault(reason: String, mentions text: String, on actuator: String = "a", file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(faults.map(\.reason), [reason], file: file, line: line)
+        XCTAssertEqual(faults.map(\.actuators), [[actuator]], file: file, line: line)
         XCTAssertTrue(faults.first?.message.contains(text) ?? false, "\(faults)", file: file, line: line)
         XCTAssertEqual(service.status.lastFault, faults.last?.message, file: file, line: line)
+    }
+
+    /// Player `id` on `actuator` plays through the fault on another actuator: still playing and
+    /// driving now, then it ends `finished`.
+    func assertPlaysOn(_ id: Int, on actuator: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNil(endReason(of: id), "still playing", file: file, line: line)
+        XCTAssertGreaterThan(chip(actuator).chip.drive.level(at: clock.now).amplitude, 0.5, "\(actuator) drives on", file: file, line: line)
+        run(for: .seconds(1))
+        XCTAssertEqual(endReason(of: id), "finished", file: file, line: line)
     }
 
     /// Chip stopped (GO 0, RTP 0, no drive) in standby (MODE.STANDBY), EN as given.
@@ -433,7 +450,8 @@ private final class FaultRig {
         run(for: .milliseconds(600))
         XCTAssertEqual(endReason(of: id), "finished", "\(name) served", file: file, line: line)
         if let board = hardware.chips[name] {
-            let driven = board.chip.drive.changes.contains { $0.time > started && $0.amplitude > 0.5 }
+            // From `started` on: a chip already prepared drives at the request's own instant.
+            let driven = board.chip.drive.changes.contains { $0.time >= started && $0.amplitude > 0.5 }
             XCTAssertTrue(driven, "\(name) drove", file: file, line: line)
         }
     }

@@ -142,6 +142,27 @@ final class ServeTests: XCTestCase {
         }
     }
 
+    /// An HTTP/1.0 client that did not ask for keep-alive (ApacheBench without -k, old scripts)
+    /// reads until the server closes; one that asked keeps its connection and is told so.
+    func testHTTP10ConnectionsCloseUnlessTheyAskForKeepAlive() throws {
+        let once = try RawHTTPConnection(socketPath: Self.socketPath, receiveTimeout: .seconds(30))
+        try once.send(raw: "GET /status HTTP/1.0\r\n\r\n")
+        XCTAssertEqual(try once.readResponse(), 200)
+        XCTAssertTrue(once.lastHead.lowercased().contains("\r\nconnection: close"), once.lastHead)
+        XCTAssertTrue(try once.isClosedByTheService(), "closed after the answer")
+
+        let kept = try RawHTTPConnection(socketPath: Self.socketPath, receiveTimeout: .seconds(30))
+        for _ in 0..<2 {
+            try kept.send(raw: "POST /feedback/selection HTTP/1.0\r\nConnection: Keep-Alive\r\nContent-Length: 0\r\n\r\n")
+            XCTAssertEqual(try kept.readResponse(), 201)
+            XCTAssertTrue(kept.lastHead.lowercased().contains("\r\nconnection: keep-alive"), kept.lastHead)
+        }
+        // HTTP/1.1 stays as it was: kept open without a Connection header.
+        try kept.send(raw: "GET /status HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        XCTAssertEqual(try kept.readResponse(), 200)
+        XCTAssertFalse(kept.lastHead.lowercased().contains("connection:"), kept.lastHead)
+    }
+
     /// A kiosk page served from another origin calls the TCP listener as a browser does: a
     /// preflight (no token) first, then the request with the token; a page from elsewhere gets no
     /// CORS headers, so its browser keeps the answer from it.

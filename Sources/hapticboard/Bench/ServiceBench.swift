@@ -242,6 +242,8 @@ final class ZeroCostBoardHardware: BoardHardware {
 final class RawHTTPConnection {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// The head of the last answer read: status line and header lines.
+    private(set) var lastHead = ""
 
     /// With `receiveTimeout`, a read that waits longer throws instead of blocking for good.
     init(socketPath: String, receiveTimeout: Duration? = nil) throws {
@@ -290,15 +292,27 @@ final class RawHTTPConnection {
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
                 if buffer.count >= end + 4 + length {
                     buffer.removeFirst(end + 4 + length)
+                    lastHead = header
                     return Int(header.split(separator: " ")[1]) ?? 0
                 }
             }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count >= 0 else { throw CommandLineError.content("no answer from the service: \(String(cString: strerror(errno)))") }
-            guard count > 0 else { throw CommandLineError.content("the service closed the connection") }
-            buffer += chunk[..<count]
+            guard try readMore() else { throw CommandLineError.content("the service closed the connection") }
         }
+    }
+
+    /// Whether the service closed the connection: true at the end of the stream, false when more
+    /// bytes came instead; throws when nothing came within the receive timeout.
+    func isClosedByTheService() throws -> Bool {
+        try !readMore()
+    }
+
+    /// Reads what is there into the buffer; false at the end of the stream.
+    private func readMore() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count >= 0 else { throw CommandLineError.content("no answer from the service: \(String(cString: strerror(errno)))") }
+        buffer += chunk[..<count]
+        return count > 0
     }
 
     private func headerEnd() -> Int? {

@@ -143,7 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
             var services: [any Service] = [
                 Application(
                     router: api.router(token: nil),
-                    server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: nil), configuration: .serve),
+                    server: .serve(webSocketRouter: api.router(token: nil)),
                     configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "hapticboard"),
                     onServerRunning: { _ in
                         socketFile.applyMode()
@@ -155,7 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let tcp {
                 services.append(Application(
                     router: api.router(token: tcp.token, allowedOrigins: tcp.allowedOrigins),
-                    server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: tcp.token, allowedOrigins: tcp.allowedOrigins), configuration: .serve),
+                    server: .serve(webSocketRouter: api.router(token: tcp.token, allowedOrigins: tcp.allowedOrigins)),
                     configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: "hapticboard"),
                     onServerRunning: { _ in readiness.listenerReady() },
                     logger: logger

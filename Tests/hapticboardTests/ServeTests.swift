@@ -123,6 +123,9 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try errorCode(request(.post, "/prepare", body: #"{"keepAwakeMs": "long"}"#)), "invalid-request")
         XCTAssertEqual(try errorCode(request(.post, "/events/phone-incoming-call")), "unknown-event")
         XCTAssertEqual(try request(.get, "/no-such-route").status, 404)
+        let empty = try request(.post, "/play/notation")
+        XCTAssertEqual(empty.status, 400)
+        XCTAssertEqual(try errorCode(empty), "invalid-content", "a play without content is a client's mistake, not silence")
         let tooLarge = try request(.post, "/play/notation", body: String(repeating: "# padding\n", count: 120_000))
         XCTAssertEqual(tooLarge.status, 413)
         XCTAssertEqual(try errorCode(tooLarge), "body-too-large")
@@ -161,6 +164,26 @@ final class ServeTests: XCTestCase {
         try kept.send(raw: "GET /status HTTP/1.1\r\nHost: localhost\r\n\r\n")
         XCTAssertEqual(try kept.readResponse(), 200)
         XCTAssertFalse(kept.lastHead.lowercased().contains("connection:"), kept.lastHead)
+    }
+
+    /// A path the API has, asked with a method it does not answer, is 405 with `Allow` (RFC 9110
+    /// §15.5.6); `GET /ws` without the upgrade is 426 with `Upgrade: websocket` (§15.5.22).
+    func testAWrongMethodIs405WithAllowAndAPlainGETOfTheWebSocketIs426() throws {
+        let connection = try RawHTTPConnection(socketPath: Self.socketPath, receiveTimeout: .seconds(30))
+        func head(_ requestLine: String) throws -> (status: Int, head: String) {
+            try connection.send(raw: "\(requestLine) HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
+            let status = try connection.readResponse()
+            return (status, connection.lastHead.lowercased())
+        }
+        for (requestLine, allowed) in [("TRACE /status", "get, head"), ("PUT /players", "delete, get, head"), ("GET /players/7", "delete"), ("DELETE /play/effect/47", "post")] {
+            let answer = try head(requestLine)
+            XCTAssertEqual(answer.status, 405, requestLine)
+            XCTAssertTrue(answer.head.contains("\r\nallow: \(allowed)"), "\(requestLine): \(answer.head)")
+        }
+        XCTAssertEqual(try head("GET /no-such-route").status, 404)
+        let plain = try head("GET /ws")
+        XCTAssertEqual(plain.status, 426)
+        XCTAssertTrue(plain.head.contains("\r\nupgrade: websocket"), plain.head)
     }
 
     /// A kiosk page served from another origin calls the TCP listener as a browser does: a

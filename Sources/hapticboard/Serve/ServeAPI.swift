@@ -15,15 +15,23 @@ struct ServeAPI: Sendable {
     let board: BoardShowReport
     let metrics: ServeMetrics
 
+    /// Which router: the HTTP routes, or the one a WebSocket upgrade request is checked against.
+    enum Requests {
+        case http, webSocketUpgrade
+    }
+
     /// Every route; with `token`, every request must carry `Authorization: Bearer <token>`, and
     /// pages from `allowedOrigins` may make them from a browser (`AllowedOriginsMiddleware`).
-    func router(token: String?, allowedOrigins: Set<String> = []) -> Router<ServeRequestContext> {
+    /// `GET /ws` upgrades on the `.webSocketUpgrade` router; on the `.http` one it is a request
+    /// that did not ask for the upgrade: 426 Upgrade Required.
+    func router(token: String?, allowedOrigins: Set<String> = [], for requests: Requests = .http) -> Router<ServeRequestContext> {
         // HEAD answers what GET would, without the body (RFC 9110 §9.3.2: monitoring probes use it).
         let router = Router(context: ServeRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let routes = RouteMethods()
         // Outermost, so a refusal (401 without the token) also carries the CORS headers and the
         // page can read why; and a preflight, which never carries the token, is answered.
         if !allowedOrigins.isEmpty { router.middlewares.add(AllowedOriginsMiddleware(origins: allowedOrigins)) }
-        router.middlewares.add(ServeErrorMiddleware(service: service))
+        router.middlewares.add(ServeErrorMiddleware(service: service, routes: routes))
         if let token { router.middlewares.add(BearerTokenMiddleware(token: token, service: service)) }
         router.get("/openapi.json") { _, _ in Self.json(text: OpenAPIDocument.text) }
         router.get("/status") { _, _ in try Self.json(service.status) }
@@ -81,9 +89,18 @@ struct ServeAPI: Sendable {
                 try await EventStream.write(service: service, to: writer)
             })
         }
-        router.ws("/ws") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
-            try await WebSocketSession(api: self, client: await clients.client(on: context.requestContext.channel)).run(inbound: inbound, outbound: outbound)
+        switch requests {
+        case .webSocketUpgrade:
+            router.ws("/ws") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
+                try await WebSocketSession(api: self, client: await clients.client(on: context.requestContext.channel)).run(inbound: inbound, outbound: outbound)
+            }
+        case .http:
+            router.get("/ws") { _, _ -> Response in
+                throw ServeError(ServiceError(.invalidRequest, "/ws is a WebSocket: ask for it with 'Connection: Upgrade' and 'Upgrade: websocket'"))
+                    .withStatus(.upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"])
+            }
         }
+        routes.record(router)
         return router
     }
 
@@ -93,6 +110,9 @@ struct ServeAPI: Sendable {
     private func play(_ request: Request, _ context: ServeRequestContext, content: (String) -> ServiceContent) async throws -> Response {
         var request = request
         let body = try await request.collectBody(upTo: context.maxUploadSize)
+        guard body.readableBytes > 0 else {
+            throw ServeError(ServiceError(.invalidContent, "the request has no body: send the content to play"))
+        }
         guard let text = body.getString(at: body.readerIndex, length: body.readableBytes) else {
             throw ServeError(ServiceError(.invalidContent, "the body is not UTF-8 text"))
         }

@@ -143,7 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
             var services: [any Service] = [
                 Application(
                     router: api.router(token: nil),
-                    server: .serve(webSocketRouter: api.router(token: nil)),
+                    server: .serve(webSocketRouter: api.router(token: nil, for: .webSocketUpgrade)),
                     configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "hapticboard"),
                     onServerRunning: { _ in
                         socketFile.applyMode()
@@ -155,7 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let tcp {
                 services.append(Application(
                     router: api.router(token: tcp.token, allowedOrigins: tcp.allowedOrigins),
-                    server: .serve(webSocketRouter: api.router(token: tcp.token, allowedOrigins: tcp.allowedOrigins)),
+                    server: .serve(webSocketRouter: api.router(token: tcp.token, allowedOrigins: tcp.allowedOrigins, for: .webSocketUpgrade)),
                     configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: "hapticboard"),
                     onServerRunning: { _ in readiness.listenerReady() },
                     logger: logger

@@ -45,11 +45,15 @@ struct ServeError: HTTPResponseError {
 struct ServeErrorMiddleware: RouterMiddleware {
     typealias Context = ServeRequestContext
     let service: HapticService
+    /// The router's routes by path: a known path asked with another method is a 405.
+    let routes: RouteMethods
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as ServeError {
+            throw error
+        } catch let error as ServeError.StatusOverride {
             throw error
         } catch let error as ServiceError {
             throw ServeError(error)
@@ -60,8 +64,14 @@ struct ServeErrorMiddleware: RouterMiddleware {
             let code: ServiceError.Code = error.status == .contentTooLarge ? .bodyTooLarge : .invalidRequest
             if code == .bodyTooLarge { service.countRefusal(code) }
             if error.status == .notFound {
-                throw ServeError(ServiceError(.invalidRequest, "no route \(request.method) \(request.uri.path); see GET /openapi.json"))
-                    .withStatus(.notFound)
+                let allowed = routes.methods(for: request.uri.path)
+                guard !allowed.isEmpty else {
+                    throw ServeError(ServiceError(.invalidRequest, "no route \(request.method) \(request.uri.path); see GET /openapi.json"))
+                        .withStatus(.notFound)
+                }
+                let methods = allowed.map(\.rawValue).joined(separator: ", ")
+                throw ServeError(ServiceError(.invalidRequest, "\(request.uri.path) answers \(methods), not \(request.method); see GET /openapi.json"))
+                    .withStatus(.methodNotAllowed, headers: [.allow: methods])
             }
             let message = error.body ?? (code == .bodyTooLarge ? "the body is larger than \(ServeLimits.maximumBodySize) bytes" : "\(error.status)")
             throw ServeError(ServiceError(code, message))
@@ -73,16 +83,21 @@ struct ServeErrorMiddleware: RouterMiddleware {
 }
 
 extension ServeError {
-    /// The same body under another status (an unknown route is 404, not 400).
-    func withStatus(_ status: HTTPResponse.Status) -> StatusOverride { StatusOverride(error: self, status: status) }
+    /// The same body under another status (an unknown route is 404, not 400), with `headers`
+    /// added (a 405's `Allow`).
+    func withStatus(_ status: HTTPResponse.Status, headers: HTTPFields = [:]) -> StatusOverride {
+        StatusOverride(error: self, status: status, headers: headers)
+    }
 
     struct StatusOverride: HTTPResponseError {
         let error: ServeError
         let status: HTTPResponse.Status
+        let headers: HTTPFields
 
         func response(from request: Request, context: some RequestContext) throws -> Response {
             var response = try error.response(from: request, context: context)
             response.status = status
+            response.headers.append(contentsOf: headers)
             return response
         }
     }

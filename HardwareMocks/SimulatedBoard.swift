@@ -33,4 +33,12 @@ public final class SimulatedBoard {
         self.enableLine = enableLine
         self.chip = chip
     }
+
+    /// Keeps only about the newest `limit` bus transactions, drive changes and EN changes (nil:
+    /// everything, as tests read them), so a long run on the simulated board stays bounded.
+    public func keepOnlyRecentHistory(_ limit: Int?) {
+        bus.logLimit = limit
+        chip.driveHistoryLimit = limit
+        enableLine.historyLimit = limit
+    }
 }

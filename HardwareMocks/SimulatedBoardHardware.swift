@@ -21,6 +21,13 @@ public final class SimulatedBoardHardware: BoardHardware {
     public private(set) var inputLines: [String: SimulatedInputLine] = [:]
     /// Every input device opened for its keys (`openKeySource`), by path.
     public private(set) var keySources: [String: QueuedKeySource] = [:]
+    /// When set, every simulated chip keeps only about this many of its newest bus transactions,
+    /// drive changes and EN changes (`SimulatedBoard.keepOnlyRecentHistory`): a service or a
+    /// controller on the simulated board then runs for months in bounded memory. Nil (the
+    /// default): everything is kept, for tests and reports that read it all.
+    public var historyLimit: Int? {
+        didSet { for board in chips.values { board.keepOnlyRecentHistory(historyLimit) } }
+    }
     /// The wire level each simulated input line starts at, by line (default: low).
     public var initialInputLevels: [String: LineLevel] = [:]
     /// Whether simulated lines debounce in the kernel (uAPI v2) or leave it to the reader (v1).
@@ -44,11 +51,13 @@ public final class SimulatedBoardHardware: BoardHardware {
         let variant = DRV2605Model.Variant(placement.variant)
         guard let mux = placement.mux else {
             let board = SimulatedBoard(variant: variant, speedHz: placement.bus.speedHz, clock: virtualClock)
+            board.keepOnlyRecentHistory(historyLimit)
             chips[placement.actuator] = board
             return DRV2605(bus: board.bus, address: SimulatedBoard.chipAddress, enableLine: board.enableLine, clock: virtualClock)
         }
         let (muxBoard, tca9548a) = try switchBoard(named: mux.name, speedHz: placement.bus.speedHz)
         let board = try muxBoard.addChip(on: mux.channel, variant: variant)
+        board.keepOnlyRecentHistory(historyLimit)
         chips[placement.actuator] = board
         return DRV2605(bus: try tca9548a.channel(mux.channel), address: SimulatedBoard.chipAddress, enableLine: board.enableLine, clock: virtualClock)
     }

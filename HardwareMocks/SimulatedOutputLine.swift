@@ -6,8 +6,10 @@ import SystemPackage
 public final class SimulatedOutputLine: DigitalOutput {
     public let name: String
     public private(set) var level: LineLevel
-    /// Every level driven, with when.
+    /// Every level driven, with when (the newest `historyLimit` when that is set).
     public private(set) var history: [(time: MonotonicInstant, level: LineLevel)] = []
+    /// When set, `history` keeps only the newest changes, so a long run does not grow with every one.
+    public var historyLimit: Int?
     private let clock: any MonotonicClock
     private var observers: [(LineLevel) -> Void] = []
 
@@ -30,6 +32,7 @@ public final class SimulatedOutputLine: DigitalOutput {
         if let injectedFailure { throw .io(line: name, operation: "set", errno: injectedFailure) }
         self.level = level
         history.append((clock.now, level))
+        if let historyLimit, history.count > 2 * historyLimit { history.removeFirst(history.count - historyLimit) }
         for observer in observers { observer(level) }
     }
 }

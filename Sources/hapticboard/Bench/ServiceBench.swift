@@ -221,8 +221,7 @@ final class ZeroCostBoardHardware: BoardHardware {
         _ = try simulated.drv2605(at: placement)
         guard let board = simulated.chips[placement.actuator] else { throw CommandLineError.noActuators(board: "sim") }
         // The simulation's logs stay bounded: the memory figure is the service's, not the mock's.
-        board.bus.logLimit = 1_024
-        board.chip.driveHistoryLimit = 1_024
+        board.keepOnlyRecentHistory(1_024)
         // The chip model keeps datasheet times on its virtual clock, paced to the wall clock.
         let bus = ZeroCostBus(device: board.bus, clock: wall, deviceClock: PacedClock(pacing: board.clock, by: wall))
         zeroCostBus = bus

@@ -52,6 +52,18 @@ struct CommandBoard {
         return hardware.simulated.pcmSinks[actuator.name, default: []]
     }
 
+    /// For a command that runs until it is stopped (`serve`, `rumble`, `buttons`): the simulated
+    /// chips keep only their recent history. They log every bus transaction and drive change for
+    /// the tests and `play`'s report; a service on the simulated board grew by about 3 KiB a
+    /// request that way (`Scripts/soak.sh`: 44 MiB to 98 MiB in 19 minutes).
+    func keepOnlyRecentSimulatedHistory() {
+        hardware.simulated.historyLimit = Self.longRunHistoryLimit
+    }
+
+    /// About this many transactions and changes per simulated chip for a long run: a few seconds
+    /// of a busy chip, well under a MiB.
+    static let longRunHistoryLimit = 4_096
+
     /// The orderly end, once every actuator was stopped: the crash protection stands down.
     func close() {
         opened.close()

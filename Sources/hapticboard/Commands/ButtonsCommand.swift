@@ -46,6 +46,7 @@ struct ButtonsCommand: ParsableCommand {
         options.bootstrapLogging()
         let board = try CommandBoard.open(options.resolvedBoard)
         defer { board.close() }
+        board.keepOnlyRecentSimulatedHistory()
         let configuration = board.board.inputs
         guard !configuration.isEmpty else {
             throw CommandLineError.content("board \(board.name) has no inputs: section (docs/inputs.md shows one)")

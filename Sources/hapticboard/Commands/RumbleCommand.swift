@@ -43,6 +43,7 @@ struct RumbleCommand: ParsableCommand {
         let log = options.logger("rumble")
         let board = try CommandBoard.open(options.resolvedBoard)
         defer { board.close() }
+        board.keepOnlyRecentSimulatedHistory()
         let clock: any MonotonicClock = board.simulatedClock.map { PacedClock(pacing: $0, by: SystemMonotonicClock()) } ?? board.opened.clock
         let scheduler = DeadlineScheduler(clock: clock, name: "hapticboard-rumble")
         let engine = board.opened.makeEngine(scheduler: scheduler)

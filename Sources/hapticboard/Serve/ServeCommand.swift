@@ -105,6 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
         let feedbackTheme = try loadTheme()
 
         let board = try CommandBoard.open(options.resolvedBoard, calibrations: try state.store.load())
+        board.keepOnlyRecentSimulatedHistory()
         // On a simulated board the virtual clock runs at wall-clock pace, as `play` runs it.
         let clock: any MonotonicClock = board.simulatedClock.map { PacedClock(pacing: $0, by: SystemMonotonicClock()) } ?? board.opened.clock
         let sound = noAudio ? nil : try board.opened.openSoundOutput(soundsIn: contentLibrary.folder, clock: clock)

@@ -1,0 +1,35 @@
+import ActuatorHAL
+import HardwareMocks
+import XCTest
+@testable import HapticRuntime
+
+/// The simulated board keeps every transaction for tests; a long run (`serve`, `rumble`,
+/// `buttons` on `sim`) keeps only the newest, or it grows with every request.
+final class SimulatedHistoryTests: XCTestCase {
+    func testAHistoryLimitBoundsEveryChipsLogsAndTimelines() throws {
+        let hardware = SimulatedBoardHardware()
+        let board = try Board.sim.open(on: hardware)
+        defer { board.close() }
+        let actuator = try XCTUnwrap(board.actuators.first?.drv2605)
+        let chip = try XCTUnwrap(hardware.chips[actuator.name])
+        func exercise(_ times: Int) throws {
+            for index in 0..<times {
+                try actuator.driver.enable()
+                try actuator.driver.setMode(.realtimePlayback, standby: false)
+                try actuator.driver.writeRegister(.realtimeInput, UInt8(index % 2 == 0 ? 0x7F : 0x20))
+                try actuator.driver.disable()
+                hardware.virtualClock.advance(by: .milliseconds(1))
+            }
+        }
+        try exercise(100)
+        XCTAssertGreaterThanOrEqual(chip.bus.log.count, 200, "everything is kept by default")
+        hardware.historyLimit = 16
+        nonisolated(unsafe) var newest: SimulatedI2CBus.LoggedTransaction?
+        chip.bus.transactionObserver = { newest = $0 }
+        try exercise(1_000)
+        XCTAssertLessThanOrEqual(chip.bus.log.count, 32)
+        XCTAssertLessThanOrEqual(chip.enableLine.history.count, 32)
+        XCTAssertLessThanOrEqual(chip.chip.drive.changes.count, 32)
+        XCTAssertEqual(chip.bus.log.last, newest, "the newest are the ones kept")
+    }
+}

@@ -212,10 +212,10 @@ public final class HapticEngine: @unchecked Sendable {
     /// The cuts by the continuous-drive limit, oldest first (the newest `recordedHistoryLimit`).
     public var driveLimitEvents: [DriveLimitEvent] { locked { driveLimits } }
 
-    /// The error behind the last stop the engine made on its own (`stoppedHandler` with
-    /// `.systemError` or `.deviceLost`): a bus error, a fault the chip reported
-    /// (`HapticEngineError.actuatorFault`), a write that failed while muting. Read it in the
-    /// handler to say what happened.
+    /// The error behind the last fault: a stop the engine made on its own (`stoppedHandler` with
+    /// `.systemError` or `.deviceLost`) or one it kept to some actuators (`actuatorFaultHandler`)
+    /// — a bus error, a fault the chip reported (`HapticEngineError.actuatorFault`), a write that
+    /// failed while muting. Read it in the handler to say what happened.
     public var lastFault: (any Error)? { locked { fault } }
     private var fault: (any Error)?
 

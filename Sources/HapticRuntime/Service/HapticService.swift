@@ -527,7 +527,7 @@ public struct ServiceCounters: Sendable, Hashable, Codable {
     public var refusals: [String: Int] = [:]
     /// Players stopped by a request of higher priority.
     public var preemptions = 0
-    /// Times the engine stopped on its own.
+    /// Faults: the engine stopped on its own, or ended the players of the actuators that failed.
     public var faults = 0
 
     public init() {}

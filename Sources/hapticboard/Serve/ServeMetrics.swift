@@ -77,7 +77,7 @@ final class ServeMetrics: @unchecked Sendable {
         }
         add(counters.triggers - previous.triggers, to: "hapticboard_players_started_total", "Players started.")
         add(counters.preemptions - previous.preemptions, to: "hapticboard_preemptions_total", "Players stopped by a request of higher priority.")
-        add(counters.faults - previous.faults, to: "hapticboard_faults_total", "Times the engine stopped on its own (a bus error, a chip fault).")
+        add(counters.faults - previous.faults, to: "hapticboard_faults_total", "Faults (a bus error, a chip fault): the engine stopped on its own, or ended the players of the actuators that failed.")
         for code in ServiceError.Code.allCases {
             add((counters.refusals[code.rawValue] ?? 0) - (previous.refusals[code.rawValue] ?? 0), to: "hapticboard_requests_refused_total", "Requests refused, by reason code.", labels: [("code", code.rawValue)])
         }

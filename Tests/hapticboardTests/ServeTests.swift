@@ -319,14 +319,18 @@ final class ServeTests: XCTestCase {
                 try await socket.send(#"{"op": "play", "notation": "loud sharp", "id": 7}"#)
                 try await socket.send(#"{"op": "play", "effect": 500, "id": 8}"#)
                 try await socket.send(#"{"op": "dance"}"#)
-                for _ in 0..<3 {
+                // One frame of 200 KB, as client libraries and browsers send a long message.
+                let padding = String(repeating: "# a long comment\\n", count: 12_000)
+                try await socket.send(#"{"op": "play", "notation": "\#(padding)soft dull", "id": 9}"#)
+                for _ in 0..<4 {
                     guard let reply = try await socket.receive() else { break }
                     replies.append(reply)
                 }
             }
         }
         let all = replies.all
-        XCTAssertEqual(all.count, 3, "\(all)")
+        XCTAssertEqual(all.count, 4, "\(all)")
+        XCTAssertTrue(all.last?.contains(#""op":"started""#) == true && all.last?.contains(#""id":9"#) == true, all.last ?? "")
         XCTAssertTrue(all[0].contains(#""op":"started""#) && all[0].contains(#""id":7"#), all[0])
         XCTAssertTrue(all[1].contains(#""code":"invalid-request""#) && all[1].contains(#""id":8"#), all[1])
         XCTAssertTrue(all[2].contains("unknown op 'dance'"), all[2])

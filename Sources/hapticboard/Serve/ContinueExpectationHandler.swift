@@ -29,8 +29,14 @@ final class ContinueExpectationHandler: ChannelInboundHandler, RemovableChannelH
 
 extension HTTP1WebSocketUpgradeChannel.Configuration {
     /// The listeners' HTTP/1.1 and WebSocket settings: Hummingbird's, with `Expect: 100-continue`
-    /// answered. A handler per connection.
+    /// answered (a handler per connection) and WebSocket frames as large as a request body.
+    /// Hummingbird's 16 KiB frame limit closed the connection (1009) on any message longer than
+    /// that, since clients send a message as one frame: an AHAP file of 20 KB could not be played
+    /// over the WebSocket although its messages may be 1 MiB.
     static var serve: Self {
-        .init(http1: .init(additionalChannelHandlers: [ContinueExpectationHandler()]))
+        .init(
+            http1: .init(additionalChannelHandlers: [ContinueExpectationHandler()]),
+            ws: .init(maxFrameSize: ServeLimits.maximumBodySize)
+        )
     }
 }

@@ -79,15 +79,23 @@ public final class PCMCaptureSink: PCMSink {
     public let bufferFrames: Int
     /// The clock the consumer plays on; blocking calls sleep on it.
     public let clock: VirtualClock
-    /// Interleaved samples, every frame played or queued, in play order (a frame that played
-    /// without reaching the device, as silence).
+    /// Interleaved samples, every frame played or queued from `firstCapturedFrame` on, in play
+    /// order (a frame that played without reaching the device, as silence).
     public var samples: [Int16] {
         noteUnderrun()
         playUncopiedAsSilence()
         return captured
     }
-    /// What was written, less what a stop dropped.
+    /// What was written, less what a stop dropped, from `firstCapturedFrame` on.
     private var captured: [Int16] = []
+    /// When set, `samples` keeps only about the newest `captureLimit` frames, letting go of older
+    /// ones once they have played: a long run on a simulated sound device (a service on the
+    /// simulated board) does not grow with every frame. Nil: every frame is kept, for tests.
+    public var captureLimit: Int?
+    /// The stream's frame `samples` begins with: the frames before it were let go under
+    /// `captureLimit`. Frame numbers (`frameCount`, `playTime(ofFrame:)`) count from the stream's
+    /// first frame all the same.
+    public private(set) var firstCapturedFrame = 0
     /// Every underrun so far, oldest first.
     public private(set) var underruns: [Underrun] = []
     /// Writes that found the buffer full and had to wait for room: a real-time writer should see
@@ -128,8 +136,8 @@ public final class PCMCaptureSink: PCMSink {
         created = clock.now
     }
 
-    /// Frames captured so far (played or queued).
-    public var frameCount: Int { captured.count / format.channels }
+    /// Frames captured so far (played or queued), those let go under `captureLimit` included.
+    public var frameCount: Int { firstCapturedFrame + captured.count / format.channels }
 
     /// When frame `index` leaves the device; `nil` past the captured frames.
     public func playTime(ofFrame index: Int) -> MonotonicInstant? {
@@ -137,8 +145,8 @@ public final class PCMCaptureSink: PCMSink {
         return time(ofFrame: index)
     }
 
-    /// Channel `index` of the captured audio, scaled so full scale is −1…1 (−32768 maps to −1);
-    /// empty for a channel the format does not have.
+    /// Channel `index` of the captured audio from `firstCapturedFrame` on, scaled so full scale is
+    /// −1…1 (−32768 maps to −1); empty for a channel the format does not have.
     public func channel(_ index: Int) -> [Double] {
         guard (0..<format.channels).contains(index) else { return [] }
         let samples = self.samples
@@ -185,7 +193,19 @@ public final class PCMCaptureSink: PCMSink {
             written += chunk
             copyToDevice(upTo: windowEnd())
         }
+        letGoOfOldFrames()
         return written
+    }
+
+    /// Under `captureLimit`, drops the oldest frames that have played once twice the limit are
+    /// kept (so the cost is a copy per `captureLimit` frames, not per write).
+    private func letGoOfOldFrames() {
+        guard let captureLimit, frameCount - firstCapturedFrame > 2 * captureLimit else { return }
+        let played = isRunning ? frameCount - queued() : frameCount
+        let dropped = min(framesOnDevice, played, frameCount - captureLimit) - firstCapturedFrame
+        guard dropped > 0 else { return }
+        captured.removeFirst(dropped * format.channels)
+        firstCapturedFrame += dropped
     }
 
     /// Frames not yet played as of the last position update (now, at `.frame` granularity);
@@ -256,7 +276,8 @@ public final class PCMCaptureSink: PCMSink {
     private func playUncopiedAsSilence() {
         let played = isRunning ? frameCount - queued() : frameCount
         guard played > framesOnDevice else { return }
-        captured.replaceSubrange(framesOnDevice * format.channels..<played * format.channels, with: repeatElement(0, count: (played - framesOnDevice) * format.channels))
+        let silent = (framesOnDevice - firstCapturedFrame) * format.channels..<(played - firstCapturedFrame) * format.channels
+        captured.replaceSubrange(silent, with: repeatElement(0, count: silent.count))
         framesLostBeforeTheDevice += played - framesOnDevice
         framesOnDevice = played
     }

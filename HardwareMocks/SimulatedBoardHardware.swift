@@ -22,12 +22,18 @@ public final class SimulatedBoardHardware: BoardHardware {
     /// Every input device opened for its keys (`openKeySource`), by path.
     public private(set) var keySources: [String: QueuedKeySource] = [:]
     /// When set, every simulated chip keeps only about this many of its newest bus transactions,
-    /// drive changes and EN changes (`SimulatedBoard.keepOnlyRecentHistory`): a service or a
-    /// controller on the simulated board then runs for months in bounded memory. Nil (the
-    /// default): everything is kept, for tests and reports that read it all.
+    /// drive changes and EN changes (`SimulatedBoard.keepOnlyRecentHistory`), and every simulated
+    /// sound device about this many periods of what it played (`PCMCaptureSink.captureLimit`): a
+    /// service or a controller on the simulated board then runs for months in bounded memory.
+    /// Nil (the default): everything is kept, for tests and reports that read it all.
     public var historyLimit: Int? {
-        didSet { for board in chips.values { board.keepOnlyRecentHistory(historyLimit) } }
+        didSet {
+            for board in chips.values { board.keepOnlyRecentHistory(historyLimit) }
+            for sink in pcmSinks.values.joined() { sink.captureLimit = historyLimit.map { $0 * sink.format.periodFrames } }
+        }
     }
+    /// How many opened sound devices per owner a history limit keeps.
+    static let keptDevicesPerOwner = 4
     /// The wire level each simulated input line starts at, by line (default: low).
     public var initialInputLevels: [String: LineLevel] = [:]
     /// Whether simulated lines debounce in the kernel (uAPI v2) or leave it to the reader (v1).
@@ -73,7 +79,13 @@ public final class SimulatedBoardHardware: BoardHardware {
         let sink = try PCMCaptureSink(
             name: "sim \(owner)", format: format, positionGranularity: .period(phase: phase), sharing: .direct(periodPhase: phase), clock: virtualClock
         )
+        sink.captureLimit = historyLimit.map { $0 * format.periodFrames }
         pcmSinks[owner, default: []].append(sink)
+        // A PCM actuator opens its device at every wake: under a history limit only the newest
+        // devices are kept.
+        if historyLimit != nil, let opened = pcmSinks[owner], opened.count > Self.keptDevicesPerOwner {
+            pcmSinks[owner] = Array(opened.suffix(Self.keptDevicesPerOwner))
+        }
         return sink
     }
 

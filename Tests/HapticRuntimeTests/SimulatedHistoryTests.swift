@@ -32,4 +32,17 @@ final class SimulatedHistoryTests: XCTestCase {
         XCTAssertLessThanOrEqual(chip.chip.drive.changes.count, 32)
         XCTAssertEqual(chip.bus.log.last, newest, "the newest are the ones kept")
     }
+
+    func testAHistoryLimitBoundsSimulatedSoundDevicesAndHowManyAreKept() throws {
+        let hardware = SimulatedBoardHardware()
+        let format = PCMFormat(sampleRate: 48_000, channels: 2, periodFrames: 128)
+        let first = try hardware.openPCM(device: "sim", format: format, for: "coil") as? PCMCaptureSink
+        XCTAssertNil(first?.captureLimit, "everything is kept by default")
+        hardware.historyLimit = 16
+        XCTAssertEqual(first?.captureLimit, 16 * 128, "devices already open are bounded too")
+        for _ in 0..<10 { _ = try hardware.openPCM(device: "sim", format: format, for: "coil") }
+        let opened = try XCTUnwrap(hardware.pcmSinks["coil"])
+        XCTAssertEqual(opened.count, 4, "a PCM actuator opens its device at every wake: only the newest are kept")
+        XCTAssertTrue(opened.allSatisfy { $0.captureLimit == 16 * 128 })
+    }
 }

@@ -27,6 +27,27 @@ final class PCMCaptureSinkTests: XCTestCase {
         XCTAssertEqual(sink.underruns, [])
     }
 
+    /// A long run keeps only the newest frames that have played; frame numbers stay the stream's.
+    func testACaptureLimitLetsGoOfOldPlayedFramesAndKeepsTheNewest() throws {
+        let clock = VirtualClock()
+        let sink = try PCMCaptureSink(format: mono48k, clock: clock)
+        sink.captureLimit = 1_000
+        var written: [Int16] = []
+        for block in 0..<50 {
+            let samples = (0..<240).map { Int16(block * 240 + $0) }
+            _ = try sink.write(samples)
+            written += samples
+            clock.advance(by: .milliseconds(5))
+        }
+        XCTAssertEqual(sink.frameCount, 12_000, "every frame counted")
+        let kept = sink.samples
+        XCTAssertLessThanOrEqual(kept.count, 2_000 + 240)
+        XCTAssertGreaterThanOrEqual(kept.count, 1_000)
+        XCTAssertEqual(sink.firstCapturedFrame + kept.count, 12_000)
+        XCTAssertEqual(kept, Array(written.suffix(kept.count)), "the newest frames, unchanged")
+        XCTAssertEqual(sink.playTime(ofFrame: 11_760), .zero + .milliseconds(245), "play times count from the stream's start")
+    }
+
     func testRunningPastTheQueuedAudioIsAnUnderrunAndTheNextWriteRestarts() throws {
         let clock = VirtualClock()
         let sink = try PCMCaptureSink(format: mono48k, clock: clock)

@@ -4,14 +4,29 @@
 /// reading a name out of a string.
 public struct CostKey: Hashable, Sendable, CustomStringConvertible {
     /// The actuators the action drives (empty: none — a sound service, a player's control).
-    public var actuators: [String]
+    public let actuators: [String]
     /// What it does: `amplitude`, `trigger3`, `wake`, `audio-service`…
-    public var action: String
+    public let action: String
+    /// The hash of both, made once: the scheduler looks a key up for every command it queues, and
+    /// hashing its strings each time was a sixth of a `player.start()` (callgrind).
+    private let hashCode: Int
 
     /// The key of `action` on `actuators`.
     public init(_ action: String, actuators: [String] = []) {
         self.action = action
         self.actuators = actuators
+        var hasher = Hasher()
+        hasher.combine(action)
+        hasher.combine(actuators)
+        hashCode = hasher.finalize()
+    }
+
+    public static func == (lhs: CostKey, rhs: CostKey) -> Bool {
+        lhs.hashCode == rhs.hashCode && lhs.action == rhs.action && lhs.actuators == rhs.actuators
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(hashCode)
     }
 
     /// The key of `action` on the one actuator `actuator`.

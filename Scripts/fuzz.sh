@@ -45,6 +45,10 @@ build=(swift build -c "$configuration" --package-path Fuzz --scratch-path "$scra
 products=()
 if [ "${#targets[@]}" -eq 1 ]; then products=(--product "fuzz-${targets[0]}"); fi
 build_start=$(date +%s)
+# SwiftPM re-plans a build when the Fuzz package's own files change, not when a source file is
+# added to the package it depends on by path: it then compiled hapticboard's old file list and
+# failed on the new type. Without its plan it plans again (seconds); what is compiled is reused.
+rm -f "$scratch/$configuration.yaml"
 "${build[@]}" "${products[@]}"
 echo "fuzz build: $(($(date +%s) - build_start)) s" >&2
 bin=$("${build[@]}" --show-bin-path)

@@ -198,7 +198,9 @@ public final class PCMCaptureSink: PCMSink {
     }
 
     /// Under `captureLimit`, drops the oldest frames that have played once twice the limit are
-    /// kept (so the cost is a copy per `captureLimit` frames, not per write).
+    /// kept (so the cost is a copy per `captureLimit` frames, not per write), with the runs and
+    /// underruns that lie wholly before what is kept: a stream that starts and stops at every
+    /// play adds one of each per play.
     private func letGoOfOldFrames() {
         guard let captureLimit, frameCount - firstCapturedFrame > 2 * captureLimit else { return }
         let played = isRunning ? frameCount - queued() : frameCount
@@ -206,6 +208,10 @@ public final class PCMCaptureSink: PCMSink {
         guard dropped > 0 else { return }
         captured.removeFirst(dropped * format.channels)
         firstCapturedFrame += dropped
+        if let first = segments.lastIndex(where: { $0.firstFrame <= firstCapturedFrame }), first > 0 {
+            segments.removeFirst(first)
+            if let start = segments.first?.start { underruns.removeAll { $0.audioEnded < start } }
+        }
     }
 
     /// Frames not yet played as of the last position update (now, at `.frame` granularity);

@@ -48,6 +48,21 @@ final class PCMCaptureSinkTests: XCTestCase {
         XCTAssertEqual(sink.playTime(ofFrame: 11_760), .zero + .milliseconds(245), "play times count from the stream's start")
     }
 
+    /// A stream that stops between plays (an underrun each time) keeps only the runs it still
+    /// has frames of.
+    func testACaptureLimitLetsGoOfOldRunsAndUnderrunsToo() throws {
+        let clock = VirtualClock()
+        let sink = try PCMCaptureSink(format: mono48k, clock: clock)
+        sink.captureLimit = 1_000
+        for _ in 0..<100 {
+            _ = try sink.write(ramp(480))
+            clock.advance(by: .milliseconds(20))
+        }
+        XCTAssertEqual(sink.frameCount, 48_000)
+        XCTAssertLessThanOrEqual(sink.underruns.count, 6, "\(sink.underruns.count) underruns kept")
+        XCTAssertEqual(sink.playTime(ofFrame: 47_520), .zero + .milliseconds(1_980), "the newest run's play times")
+    }
+
     func testRunningPastTheQueuedAudioIsAnUnderrunAndTheNextWriteRestarts() throws {
         let clock = VirtualClock()
         let sink = try PCMCaptureSink(format: mono48k, clock: clock)

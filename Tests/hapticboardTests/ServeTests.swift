@@ -322,15 +322,20 @@ final class ServeTests: XCTestCase {
                 // One frame of 200 KB, as client libraries and browsers send a long message.
                 let padding = String(repeating: "# a long comment\\n", count: 12_000)
                 try await socket.send(#"{"op": "play", "notation": "\#(padding)soft dull", "id": 9}"#)
-                for _ in 0..<4 {
+                // JSON in a binary message, as Node's ws sends a Buffer; bytes that are not UTF-8.
+                try await socket.send(binary: Array(#"{"op": "play", "effect": 1, "id": 10}"#.utf8))
+                try await socket.send(binary: [0x7B, 0xFF, 0x7D])
+                for _ in 0..<6 {
                     guard let reply = try await socket.receive() else { break }
                     replies.append(reply)
                 }
             }
         }
         let all = replies.all
-        XCTAssertEqual(all.count, 4, "\(all)")
-        XCTAssertTrue(all.last?.contains(#""op":"started""#) == true && all.last?.contains(#""id":9"#) == true, all.last ?? "")
+        XCTAssertEqual(all.count, 6, "\(all)")
+        XCTAssertTrue(all[3].contains(#""op":"started""#) && all[3].contains(#""id":9"#), all[3])
+        XCTAssertTrue(all[4].contains(#""op":"started""#) && all[4].contains(#""id":10"#), all[4])
+        XCTAssertTrue(all[5].contains(#""op":"error""#) && all[5].contains("UTF-8"), all[5])
         XCTAssertTrue(all[0].contains(#""op":"started""#) && all[0].contains(#""id":7"#), all[0])
         XCTAssertTrue(all[1].contains(#""code":"invalid-request""#) && all[1].contains(#""id":8"#), all[1])
         XCTAssertTrue(all[2].contains("unknown op 'dance'"), all[2])

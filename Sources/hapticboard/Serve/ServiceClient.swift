@@ -159,6 +159,11 @@ final class ServiceWebSocket {
         try await outbound.write(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text)))
     }
 
+    /// Sends `bytes` as one binary message, as clients that hand over a buffer do.
+    func send(binary bytes: [UInt8]) async throws {
+        try await outbound.write(WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: bytes)))
+    }
+
     /// The next text message, or nil once the service has closed the socket.
     func receive() async throws -> String? {
         while let frame = try await inbound.next() {

@@ -33,14 +33,23 @@ struct WebSocketSession {
                 for await text in outgoing { try await outbound.write(.text(text)) }
             }
             for try await message in inbound.messages(maxSize: ServeLimits.maximumBodySize) {
-                guard case .text(let text) = message else {
-                    sender.yield(Self.encode(Reply(op: "error", error: ServeError(ServiceError(.invalidRequest, "send JSON text messages")).body.error)))
+                guard let text = Self.text(of: message) else {
+                    sender.yield(Self.encode(Reply(op: "error", error: ServeError(ServiceError(.invalidRequest, "send JSON as text messages, or as UTF-8 in binary ones")).body.error)))
                     continue
                 }
                 sender.yield(handle(text, subscription: subscription))
             }
             sender.finish()
             try await group.waitForAll()
+        }
+    }
+
+    /// A message's JSON text: a text message's, or a binary message's when it is UTF-8 (clients
+    /// such as Node's `ws` send a Buffer, and Python's `websockets` bytes, as binary).
+    private static func text(of message: WebSocketMessage) -> String? {
+        switch message {
+        case .text(let text): text
+        case .binary(let buffer): String(validating: buffer.readableBytesView, as: UTF8.self)
         }
     }
 

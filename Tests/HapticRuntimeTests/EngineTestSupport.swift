@@ -57,12 +57,17 @@ final class EngineRig {
 
     /// The chip is stopped and in standby: EN high, MODE.STANDBY set, GO clear, RTP 0.
     func assertStoppedInStandby(file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertTrue(board.chip.isEnabled, "EN", file: file, line: line)
-        XCTAssertEqual(board.chip.register(0x01) & 0x40, 0x40, "MODE.STANDBY", file: file, line: line)
-        XCTAssertEqual(board.chip.register(0x0C), 0, "GO", file: file, line: line)
-        XCTAssertEqual(board.chip.register(0x02), 0, "RTP_INPUT", file: file, line: line)
+        assertChipStoppedInStandby(board.chip, file: file, line: line)
         XCTAssertEqual(actuator.powerState, .standby, file: file, line: line)
     }
+}
+
+/// The chip model is stopped and in standby: EN high, MODE.STANDBY set, GO clear, RTP 0.
+func assertChipStoppedInStandby(_ chip: DRV2605Model, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertTrue(chip.isEnabled, "EN", file: file, line: line)
+    XCTAssertEqual(chip.register(DRV2605Register.mode.rawValue) & 0x40, 0x40, "MODE.STANDBY", file: file, line: line)
+    XCTAssertEqual(chip.register(DRV2605Register.go.rawValue), 0, "GO", file: file, line: line)
+    XCTAssertEqual(chip.register(DRV2605Register.realtimeInput.rawValue), 0, "RTP_INPUT", file: file, line: line)
 }
 
 extension MonotonicInstant {

@@ -128,11 +128,7 @@ private final class TwoChipRig {
     }
 
     func assertStoppedInStandby(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
-        let chip = chips[name]!.chip
-        XCTAssertTrue(chip.isEnabled, "EN", file: file, line: line)
-        XCTAssertEqual(chip.register(DRV2605Register.mode.rawValue) & 0x40, 0x40, "MODE.STANDBY", file: file, line: line)
-        XCTAssertEqual(chip.register(DRV2605Register.go.rawValue), 0, "GO", file: file, line: line)
-        XCTAssertEqual(chip.register(DRV2605Register.realtimeInput.rawValue), 0, "RTP_INPUT", file: file, line: line)
+        assertChipStoppedInStandby(chips[name]!.chip, file: file, line: line)
         XCTAssertEqual(engine.actuatorStates[name], .standby, file: file, line: line)
     }
 }

@@ -1,6 +1,4 @@
 import HTTPTypes
-import HummingbirdCore
-import HummingbirdWebSocket
 import NIOCore
 import NIOHTTPTypes
 
@@ -24,19 +22,5 @@ final class ContinueExpectationHandler: ChannelInboundHandler, RemovableChannelH
     /// The expectation's value is case-insensitive; `100-continue` is the only one defined.
     static func expectsContinue(_ head: HTTPRequest) -> Bool {
         head.headerFields[values: .expect].contains { $0.lowercased() == "100-continue" }
-    }
-}
-
-extension HTTP1WebSocketUpgradeChannel.Configuration {
-    /// The listeners' HTTP/1.1 and WebSocket settings: Hummingbird's, with `Expect: 100-continue`
-    /// answered (a handler per connection) and WebSocket frames as large as a request body.
-    /// Hummingbird's 16 KiB frame limit closed the connection (1009) on any message longer than
-    /// that, since clients send a message as one frame: an AHAP file of 20 KB could not be played
-    /// over the WebSocket although its messages may be 1 MiB.
-    static var serve: Self {
-        .init(
-            http1: .init(additionalChannelHandlers: [ContinueExpectationHandler()]),
-            ws: .init(maxFrameSize: ServeLimits.maximumBodySize)
-        )
     }
 }

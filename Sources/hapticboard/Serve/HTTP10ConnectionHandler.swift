@@ -1,7 +1,3 @@
-import Hummingbird
-import HummingbirdCore
-import HummingbirdWebSocket
-import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -51,35 +47,5 @@ final class HTTP10ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
         }
         head.headers.replaceOrAdd(name: "connection", value: connection)
         context.write(wrapOutboundOut(.head(head)), promise: promise)
-    }
-}
-
-/// Hummingbird's HTTP/1.1 and WebSocket channel with `HTTP10ConnectionHandler` after its decoder.
-struct HTTP1WebSocketServeChannel: ServerChildChannel {
-    let base: HTTP1WebSocketUpgradeChannel
-
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
-        base.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            let pipeline = channel.pipeline.syncOperations
-            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(HTTP10ConnectionHandler(), position: .after(decoder))
-            return value
-        }
-    }
-
-    func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
-    }
-}
-
-extension HTTPServerBuilder {
-    /// The listeners' server: HTTP/1.1 with WebSocket upgrades on `webSocketRouter`'s routes,
-    /// `Expect: 100-continue` answered and HTTP/1.0's connection rules kept.
-    static func serve<WebSocketRouter: HTTPResponderBuilder>(webSocketRouter: WebSocketRouter) -> HTTPServerBuilder
-    where WebSocketRouter.Responder.Context: WebSocketRequestContext {
-        let webSocketResponder = webSocketRouter.buildResponder()
-        return .init { responder in
-            HTTP1WebSocketServeChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .serve))
-        }
     }
 }

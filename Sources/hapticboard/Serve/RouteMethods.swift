@@ -22,7 +22,7 @@ final class RouteMethods: @unchecked Sendable {
     func methods(for path: String) -> [HTTPRequest.Method] {
         let requested = path.split(separator: "/")
         let matching = lock.withLock { routes.filter { Self.matches($0.segments, requested) }.map(\.method) }
-        return Array(Set(matching.map(\.rawValue))).sorted().compactMap { HTTPRequest.Method($0) }
+        return Set(matching).sorted { $0.rawValue < $1.rawValue }
     }
 
     /// A route's parameter segment (`{name}` as Hummingbird writes `:name`) matches any one

@@ -1,0 +1,50 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Hummingbird's HTTP/1.1 and WebSocket channel with `HTTP10ConnectionHandler` after its decoder.
+struct HTTP1WebSocketServeChannel: ServerChildChannel {
+    let base: HTTP1WebSocketUpgradeChannel
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
+        base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let pipeline = channel.pipeline.syncOperations
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try pipeline.addHandler(HTTP10ConnectionHandler(), position: .after(decoder))
+            return value
+        }
+    }
+
+    func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+}
+
+extension HTTPServerBuilder {
+    /// The listeners' server: HTTP/1.1 with WebSocket upgrades on `webSocketRouter`'s routes,
+    /// `Expect: 100-continue` answered and HTTP/1.0's connection rules kept.
+    static func serve<WebSocketRouter: HTTPResponderBuilder>(webSocketRouter: WebSocketRouter) -> HTTPServerBuilder
+    where WebSocketRouter.Responder.Context: WebSocketRequestContext {
+        let webSocketResponder = webSocketRouter.buildResponder()
+        return .init { responder in
+            HTTP1WebSocketServeChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .serve))
+        }
+    }
+}
+
+extension HTTP1WebSocketUpgradeChannel.Configuration {
+    /// The listeners' HTTP/1.1 and WebSocket settings: Hummingbird's, with `Expect: 100-continue`
+    /// answered (a handler per connection) and WebSocket frames as large as a request body.
+    /// Hummingbird's 16 KiB frame limit closed the connection (1009) on any message longer than
+    /// that, since clients send a message as one frame: an AHAP file of 20 KB could not be played
+    /// over the WebSocket although its messages may be 1 MiB.
+    static var serve: Self {
+        .init(
+            http1: .init(additionalChannelHandlers: [ContinueExpectationHandler()]),
+            ws: .init(maxFrameSize: ServeLimits.maximumBodySize)
+        )
+    }
+}

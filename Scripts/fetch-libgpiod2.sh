@@ -21,64 +21,13 @@ if [ -r "$work/paths.sh" ]; then
     fi
 fi
 
-[ -r /etc/os-release ] || fail "no /etc/os-release: cannot tell which Debian release this is"
-codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-[ -n "$codename" ] || fail "/etc/os-release has no VERSION_CODENAME"
+# shellcheck source=Scripts/debian-archive.sh
+. Scripts/debian-archive.sh
+codename=$(debian_release_codename) || fail "cannot tell the Debian release"
 backports="$codename-backports"
-
 # The machine's own Debian entry, suite switched to backports, as a one-line sources.list: the
 # one-line format reads the same in every apt version, whatever format the entry came from.
-debian_entry_from_deb822() {
-    awk -v codename="$codename" -v backports="$backports" '
-        function flush() {
-            if (types ~ /(^| )deb( |$)/ && (" " suites " ") ~ (" " codename " ") && enabled != "no") {
-                n = split(uris, uri_list, " ")
-                for (i = 1; i <= n; i++) {
-                    options = signed_by != "" ? "[signed-by=" signed_by "] " : ""
-                    print "deb " options uri_list[i] " " backports " " components
-                }
-            }
-            types = uris = suites = components = signed_by = enabled = ""
-        }
-        /^[ \t]*#/ { next }
-        /^[ \t]*$/ { flush(); next }
-        {
-            key = $1; sub(/:$/, "", key); value = $0; sub(/^[^:]*:[ \t]*/, "", value)
-            if (key == "Types") types = value
-            else if (key == "URIs") uris = value
-            else if (key == "Suites") suites = value
-            else if (key == "Components") components = value
-            else if (key == "Signed-By") signed_by = value
-            else if (key == "Enabled") enabled = value
-        }
-        END { flush() }
-    ' "$1"
-}
-
-debian_entry_from_list() {
-    awk -v codename="$codename" -v backports="$backports" '
-        $1 != "deb" { next }
-        {
-            # deb [options] URI suite components: the suite follows the URI, after any [options].
-            options_end = 1
-            if ($2 ~ /^\[/) { options_end = 2; while (options_end < NF && $options_end !~ /\]$/) options_end++ }
-            suite_field = options_end + 2
-            if ($suite_field == codename) { $suite_field = backports; print }
-        }
-    ' "$1"
-}
-
-# Raspberry Pi OS lists its own archive beside Debian's; that archive has no backports suite.
-only_debian_archives() { grep -v -e 'raspberrypi\.\(com\|org\)' -e 'raspbian' | awk '!seen[$0]++' || true; }
-
-entries=""
-if [ -r /etc/apt/sources.list.d/debian.sources ]; then
-    entries=$(debian_entry_from_deb822 /etc/apt/sources.list.d/debian.sources | only_debian_archives)
-fi
-if [ -z "$entries" ] && [ -r /etc/apt/sources.list ]; then
-    entries=$(debian_entry_from_list /etc/apt/sources.list | only_debian_archives)
-fi
-[ -n "$entries" ] || fail "found no Debian '$codename' entry in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list"
+entries=$(debian_entries "$backports") || fail "no Debian entry to switch to $backports"
 
 mkdir -p "$work/apt/lists/partial" "$work/apt/cache/archives/partial" "$work/apt/apt.conf.d" "$work/debs"
 printf '%s\n' "$entries" > "$work/apt/sources.list"

@@ -1,3 +1,5 @@
+// Only where swift-property-based builds: it needs Swift 6.1 (see Package.swift).
+#if canImport(PropertyBased)
 import ActuatorHAL
 import Foundation
 import HardwareMocks
@@ -145,3 +147,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Builds hapticboard and runs its unit tests with the Swift that Raspberry Pi OS trixie users get
+# from apt: Debian trixie's `swiftlang` (6.0.3), with trixie's own libgpiod 2.x, libi2c, ALSA,
+# libsndfile, libsamplerate and kissfft, in a debootstrapped trixie chroot of this machine's
+# architecture (amd64 here: the same compiler version as trixie's arm64 package).
+#
+# The chroot and its build folder are kept outside the clone (HAPTICBOARD_TRIXIE_CACHE, default
+# ~/.cache/hapticboard/trixie-ARCH), so a clean clone reuses them: the first run downloads about
+# 500 MB and builds everything; later runs copy the sources in and rebuild what changed.
+# Debian packages come from the mirror this machine's apt already uses (Scripts/debian-archive.sh);
+# Swift packages from the addresses Package.swift names, through this machine's git settings (a
+# `url.<base>.insteadOf` to a local folder is bind-mounted into the chroot and set there too).
+#
+# It needs root (debootstrap, chroot, mounts). Where the machine cannot run it (not root, no
+# debootstrap to install) it says why and exits 0 with HAPTICBOARD_TRIXIE=auto (the test command's
+# setting); HAPTICBOARD_TRIXIE=required (the default when run by hand) makes that a failure.
+# Usage: Scripts/check-trixie-swiftlang.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { echo "trixie-swiftlang: $*" >&2; }
+fail() { say "error: $*"; exit 1; }
+cannot() {
+    if [ "${HAPTICBOARD_TRIXIE:-required}" = auto ]; then
+        say "skipped: $*"
+        exit 0
+    fi
+    fail "$*"
+}
+
+[ "$(id -u)" = 0 ] || cannot "needs root for debootstrap and chroot"
+command -v debootstrap >/dev/null || Scripts/install-deps.sh debootstrap >&2 || cannot "debootstrap cannot be installed"
+[ -r /usr/share/debootstrap/scripts/trixie ] || cannot "this debootstrap does not know trixie"
+
+arch=$(dpkg --print-architecture)
+cache=${HAPTICBOARD_TRIXIE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hapticboard/trixie-$arch}
+root="$cache/root"
+packages=(swiftlang libc6-dev pkg-config git ca-certificates
+    libgpiod-dev libi2c-dev libasound2-dev libsndfile1-dev libsamplerate0-dev libkissfft-dev)
+
+mounted=()
+unmount_all() {
+    local index
+    for ((index = ${#mounted[@]} - 1; index >= 0; index--)); do
+        umount -l "${mounted[$index]}" 2>/dev/null || true
+    done
+}
+trap unmount_all EXIT
+mount_into() { # mount_into TARGET MOUNT-ARGS...: mounts inside the chroot, undone on exit
+    local target="$root$1"
+    shift
+    mkdir -p "$target"
+    mount "$@" "$target"
+    mounted+=("$target")
+}
+
+# 1. The chroot: debootstrapped once; a cut-short first run (no marker) starts again.
+if [ ! -e "$cache/ready" ]; then
+    # shellcheck source=Scripts/debian-archive.sh
+    . Scripts/debian-archive.sh
+    mirror=$(debian_mirror) || cannot "no Debian archive in this machine's apt sources"
+    rm -rf "$root"
+    mkdir -p "$cache"
+    say "debootstrap trixie ($arch) from this machine's Debian mirror into $root"
+    debootstrap --variant=minbase --arch="$arch" trixie "$root" "$mirror" >"$cache/debootstrap.log" 2>&1 \
+        || { tail -n 20 "$cache/debootstrap.log" >&2; fail "debootstrap failed (log: $cache/debootstrap.log)"; }
+    cp /etc/resolv.conf "$root/etc/resolv.conf"
+    say "apt-get install ${packages[*]}"
+    chroot "$root" apt-get -o Dpkg::Use-Pty=0 install -y -q --no-install-recommends "${packages[@]}" \
+        >"$cache/apt.log" 2>&1 || { tail -n 20 "$cache/apt.log" >&2; fail "apt-get install in the chroot failed"; }
+    touch "$cache/ready"
+fi
+
+# 2. What the build needs from the host: /proc (the toolchain finds its libraries through
+# /proc/self/exe), /dev, and the folders git's url rewrites point at.
+mount_into /proc -t proc proc
+mount_into /dev --rbind /dev
+: > "$root/etc/gitconfig"
+while read -r key value; do
+    base=${key#url.}
+    base=${base%.insteadof}
+    if [ -d "$base" ]; then
+        mount_into "$base" --bind -o ro "$base"
+    fi
+    chroot "$root" git config --system --add "url.$base.insteadOf" "$value"
+done < <(git config --system --get-regexp '^url\..*\.insteadof$' || true; git config --global --get-regexp '^url\..*\.insteadof$' || true)
+
+# 3. The sources: every file git knows or would add, copied with their times, so the cached build
+# recompiles only what changed since the last run.
+rm -rf "$root/src"
+mkdir -p "$root/src"
+git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$root/src"
+
+say "$(chroot "$root" swift --version 2>&1 | head -n 1); libgpiod $(chroot "$root" pkg-config --modversion libgpiod)"
+in_chroot() {
+    chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        bash -c "cd /src && $1"
+}
+# Every project source parsed by 6.0.3's compiler on its own: syntax newer than Swift 6.0 (trailing
+# commas in argument lists, newer attributes) fails here whatever the dependencies allow.
+syntax_check() {
+    local problems
+    problems=$(in_chroot 'find Sources Tests Examples -name "*.swift" -not -path "*/.build/*" -print0 \
+        | xargs -0 -n 1 swiftc -parse -swift-version 6 2>&1' || true)
+    if [ -n "$problems" ]; then
+        printf '%s\n' "$problems" | head -n 40 >&2
+        fail "project sources use syntax Swift 6.0.3 does not know"
+    fi
+    say "syntax: every project source parses with Swift 6.0.3"
+}
+syntax_check
+
+# Resolution picks, for each dependency, the newest version whose manifest this Swift can read.
+# Where the package source offers only versions that need a newer Swift (a mirror holding one
+# version of each package, as CI's machines do), nothing can be built with 6.0.3 here.
+if ! in_chroot "swift package resolve --scratch-path /build" >"$cache/resolve.log" 2>&1; then
+    if grep -q 'incompatible tools version' "$cache/resolve.log"; then
+        offered=$(grep -o "'[^']*' [0-9.]* contains incompatible tools version ([0-9.]*)" "$cache/resolve.log" | sort -u)
+        cannot "the dependency versions this machine's package source offers need a newer Swift than 6.0.3, so the build and the unit tests cannot run here (a machine that reaches GitHub resolves older releases). SwiftPM stops at the first it meets: $offered"
+    fi
+    tail -n 20 "$cache/resolve.log" >&2
+    fail "swift package resolve failed with trixie's swiftlang (log: $cache/resolve.log)"
+fi
+say "swift build --build-tests (log: $cache/build.log)"
+if ! in_chroot "swift build --build-tests --scratch-path /build" >"$cache/build.log" 2>&1; then
+    grep -E 'error:' "$cache/build.log" | sort -u | head -n 40 >&2
+    fail "the package does not build with trixie's swiftlang (log: $cache/build.log)"
+fi
+say "swift test (log: $cache/test.log)"
+if ! in_chroot "swift test --skip-build --scratch-path /build" >"$cache/test.log" 2>&1; then
+    grep -E 'error|failed' "$cache/test.log" | head -n 40 >&2
+    fail "unit tests failed with trixie's swiftlang (log: $cache/test.log)"
+fi
+grep -E "^(Executed|.*Test run with)" "$cache/test.log" | tail -n 2 >&2
+say "passed with $(chroot "$root" swift --version 2>&1 | head -n 1)"

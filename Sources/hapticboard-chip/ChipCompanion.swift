@@ -9,6 +9,7 @@ import HardwareMocks
 /// This process polls it through i2c-dev and runs the HardwareMocks `DRV2605Model` on what the host
 /// writes (`DRV2605RegisterStubMirror`), with EN read from gpio-sim's side of the enable line, so
 /// `hapticboard` talks to the real kernel interfaces and still meets a chip that answers like one.
+/// SIGUSR1, SIGUSR2 and SIGHUP make the model raise a fault the stub cannot (`FaultSignal`).
 /// It runs until killed; a bus error (the stub's address removed) is reported once and polling
 /// goes on, starting from power-on reset when the chip answers again.
 @main
@@ -39,11 +40,16 @@ struct ChipCompanion {
             enable: try enablePin?.level() ?? .high
         )
         try mirror.start()
+        FaultSignal.install()
         report("\(options.variant) at \(options.address) on \(options.busPath)\(bus.usesSMBusRegisterAccess ? " (SMBus)" : ""), EN \(options.enableValuePath ?? "always high"): ready")
         var lastError: String?
         while true {
             try wallClock.sleep(until: wallClock.now + options.pollInterval)
             clock.advance(to: wallClock.now)
+            for fault in FaultSignal.takeRequested() {
+                fault.inject(into: mirror.model)
+                report("injected \(fault)")
+            }
             do {
                 let events = try mirror.poll(enable: enablePin?.level() ?? .high)
                 if lastError != nil {

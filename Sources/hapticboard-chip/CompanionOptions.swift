@@ -24,6 +24,7 @@ struct CompanionOptions {
     static let usage = """
     usage: hapticboard-chip [--bus /dev/i2c-N] [--address 0x5a] [--variant drv2605l|drv2605|drv2604l|drv2604]
                             [--enable-value FILE] [--poll-us N] [--verbose]
+    signals: SIGUSR1 over-temperature, SIGUSR2 over-current, SIGHUP power-on reset (EN high)
     """
 
     /// The i2c-dev node of the register file that stands in for the chip (i2c-stub).

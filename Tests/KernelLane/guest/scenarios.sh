@@ -286,6 +286,46 @@ scenario_chip_leaves_bus() {
     done
 }
 
+# traced_until PATTERN: waits until the traced command's trace has a line matching PATTERN (grep
+# -E); fails when the command ends first or after 20 s (a hang guard, not a timing goal).
+traced_until() {
+    local tries=0
+    until grep -Eq "$1" $TRACING/trace; do
+        tries=$((tries + 1))
+        [ $tries -le 400 ] && kill -0 $TRACED_PID 2> /dev/null || return 1
+        sleep 0.05
+    done
+}
+
+# The chip's own faults mid-pattern, which i2c-stub cannot make: hapticboard-chip's model raises
+# them on a signal (SIGUSR1 OVER_TEMP, SIGUSR2 OC_DETECT, SIGHUP a reset with EN high: every
+# register back to its reset value, the output stopped). play's status poll (every 100 ms while it
+# plays) finds the fault: play exits 1 naming it, the last MODE write is 0x40 (standby) and EN is
+# low after exit. A reset is followed by the configuration written again (RATED_VOLTAGE, 0x16,
+# written once more) before standby, so a chip that comes back is usable.
+scenario_chip_fault() {
+    local build=$1 signal=$2 label=$3 reported=$4 binary status after rated_writes
+    binary=$(hapticboard_of $build)
+    traced_start /tmp/fault.out /tmp/fault.err $binary play /lane/long-buzz.ahap --board $BOARD $PLAY_TIMING --quiet
+    if ! traced_until "$RTP_DRIVING"; then
+        kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
+        fail "$label ($build): play never drove RTP_INPUT: $(first_line /tmp/fault.err)"
+        return
+    fi
+    kill -$signal $CHIP_PID
+    traced_wait
+    status=$?
+    traced_finish
+    after=$(cat $EN_VALUE)
+    rated_writes=$(trace_events | awk '$1 == "w" && $2 == "16"' | wc -l)
+    if [ $status -eq 1 ] && grep -q -- "$reported" /tmp/fault.err && [ "$(last_write 1)" = 40 ] && [ "$after" = 0 ] \
+        && { [ "$reported" != registers-reset ] || [ $rated_writes -ge 2 ]; }; then
+        pass "$label ($build): hapticboard-chip SIG$signal mid-RTP; play exits 1 with: $(grep -- "$reported" /tmp/fault.err | head -n 1 | cut -c 1-160); last MODE write 0x40, EN value $after after exit, RATED_VOLTAGE written $rated_writes time(s)"
+    else
+        fail "$label ($build): expected exit 1 naming $reported, a last MODE write 0x40 and EN value 0 after exit$([ "$reported" != registers-reset ] || echo ", RATED_VOLTAGE written again"); got exit $status, MODE $(last_write 1), value $after, RATED_VOLTAGE written $rated_writes time(s): $(first_line /tmp/fault.err)"
+    fi
+}
+
 # play --effect: the driver fills the sequencer and sets GO (the companion clears GO when the
 # effect ends); the engine stops the sequencer at the effect's planned end, and the last MODE write
 # puts the chip in standby. The effect must not be dropped as late.
@@ -1194,6 +1234,9 @@ lane_main() {
         only scenario_evdev_actuator $build
         only scenario_evdev_unplugged $build
         only scenario_evdev_without_ff $build
+        only scenario_chip_fault $build USR1 "OVER_TEMP mid-play" over-temperature
+        only scenario_chip_fault $build USR2 "OC_DETECT mid-play" over-current
+        only scenario_chip_fault $build HUP "chip reset mid-play" registers-reset
     done
     # The companion's polling would compete with play's timing thread for the one vCPU.
     kill $CHIP_PID

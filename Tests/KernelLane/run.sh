@@ -124,7 +124,10 @@ done
 #    (against 1.6 from /usr/include; against 2.x through CPATH, which clang searches before the
 #    system's headers) and the binary relinked: the Swift modules are built once, not twice. The
 #    NEEDED checks below catch a binary linked against the wrong libgpiod.
-scratch="$cache/swift"
+#    HAPTICBOARD_LANE_SCRATCH names another scratch folder: the test command keeps it outside the
+#    clone, so CI's clean clones reuse the dependencies' release objects (half of this build) and
+#    compile only the project's own modules; a machine without it builds everything.
+scratch="${HAPTICBOARD_LANE_SCRATCH:-$cache/swift}"
 forget_gpio_objects() { find "$scratch" -name 'gpio_libgpiod*.o' -delete 2> /dev/null || true; }
 binaries="$cache/binaries/libgpiod1"
 binaries_gpiod2="$cache/binaries/libgpiod2"

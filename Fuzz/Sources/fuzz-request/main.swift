@@ -10,8 +10,15 @@ import HardwareMocks
 /// actuator is not driving.
 ///
 /// Input: a route byte, the route's fields (actuator byte, priority), then the body.
-// libFuzzer calls the target from one thread only.
-nonisolated(unsafe) private let hardware = SimulatedBoardHardware()
+// libFuzzer calls the target from one thread only. The service lives for the whole run, so the
+// simulated chips keep only their recent bus log and drive changes, as `serve` does: unbounded, each
+// input's writes added to a history every later input searches and copies, and the run slowed down
+// as it went.
+nonisolated(unsafe) private let hardware: SimulatedBoardHardware = {
+    let hardware = SimulatedBoardHardware()
+    hardware.historyLimit = 256
+    return hardware
+}()
 private let service: HapticService = {
     do {
         var limits = HapticService.Limits()

@@ -46,7 +46,11 @@ public enum HapticEngineError: Error, CustomStringConvertible {
         case .continuousDriveLimit(let event):
             return event.description
         case .actuatorFault(let name, let faults):
-            return "actuator \(name) reports \(faults.map(\.rawValue).sorted().joined(separator: " and ")): its output stage shut down; playback stopped"
+            // A reset is not a shutdown of the output stage: say what each fault means.
+            let meaning = faults.subtracting([.registersReset]).isEmpty
+                ? "the chip was reset (a supply dip or ESD) and must be initialised again"
+                : "its output stage shut down"
+            return "actuator \(name) reports \(faults.map(\.rawValue).sorted().joined(separator: " and ")): \(meaning); playback stopped"
         }
     }
 }

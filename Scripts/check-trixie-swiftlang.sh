@@ -54,20 +54,30 @@ mount_into() { # mount_into TARGET MOUNT-ARGS...: mounts inside the chroot, undo
     mounted+=("$target")
 }
 
-# 1. The chroot: debootstrapped once; a cut-short first run (no marker) starts again.
+# Mounts a killed run left behind (its exit trap never ran) are undone first, so nothing below
+# removes or copies into the host's /dev.
+for stale in $(awk -v root="$root/" 'index($5, root) == 1 { print $5 }' /proc/self/mountinfo | sort -r); do
+    umount -l "$stale" 2>/dev/null || true
+done
+
+# 1. The chroot: debootstrapped once; a cut-short first run (no marker) starts again. Where the
+# machine cannot make one (no room, no mirror, no network) the check cannot run here, which is
+# not a fault of the project's.
 if [ ! -e "$cache/ready" ]; then
     # shellcheck source=Scripts/debian-archive.sh
     . Scripts/debian-archive.sh
     mirror=$(debian_mirror) || cannot "no Debian archive in this machine's apt sources"
-    rm -rf "$root"
     mkdir -p "$cache"
+    free_kib=$(df -Pk "$cache" | awk 'NR == 2 { print $4 }')
+    [ "$free_kib" -ge $((5 * 1024 * 1024)) ] || cannot "the chroot needs about 5 GB and $cache has $((free_kib / 1024)) MB free"
+    rm -rf --one-file-system "$root"
     say "debootstrap trixie ($arch) from this machine's Debian mirror into $root"
     debootstrap --variant=minbase --arch="$arch" trixie "$root" "$mirror" >"$cache/debootstrap.log" 2>&1 \
-        || { tail -n 20 "$cache/debootstrap.log" >&2; fail "debootstrap failed (log: $cache/debootstrap.log)"; }
+        || { tail -n 20 "$cache/debootstrap.log" >&2; cannot "debootstrap failed (log: $cache/debootstrap.log)"; }
     cp /etc/resolv.conf "$root/etc/resolv.conf"
     say "apt-get install ${packages[*]}"
     chroot "$root" apt-get -o Dpkg::Use-Pty=0 install -y -q --no-install-recommends "${packages[@]}" \
-        >"$cache/apt.log" 2>&1 || { tail -n 20 "$cache/apt.log" >&2; fail "apt-get install in the chroot failed"; }
+        >"$cache/apt.log" 2>&1 || { tail -n 20 "$cache/apt.log" >&2; cannot "apt-get install in the chroot failed (log: $cache/apt.log)"; }
     touch "$cache/ready"
 fi
 

@@ -55,15 +55,16 @@ else
     setsid Tests/KernelLane/run.sh >"$lane_log" 2>&1 &
     lane_pid=$!
     echo "test command: kernel lane started beside the other steps; its output: $lane_log" >&2
-    # One fuzzer at a time beside the lane's emulated CPU, not one per core.
-    export FUZZ_JOBS=1
 fi
+lane_running() { [ -n "$lane_pid" ] && kill -0 "$lane_pid" 2>/dev/null; }
 
 step build swift build --build-tests
 step libgpiod2 Scripts/build-libgpiod2.sh
 step unit-tests swift test --skip-build
 step consumer-package Scripts/check-consumer-package.sh
-step fuzz env FUZZ_CONFIGURATION=debug Scripts/fuzz.sh all "${HAPTICBOARD_FUZZ_SECONDS:-20}"
+# One fuzzer at a time beside the lane's emulated CPU, one per core once the lane has ended.
+fuzz_jobs=$(lane_running && echo 1 || nproc)
+step fuzz env FUZZ_CONFIGURATION=debug FUZZ_JOBS="${FUZZ_JOBS:-$fuzz_jobs}" Scripts/fuzz.sh all "${HAPTICBOARD_FUZZ_SECONDS:-20}"
 # Debian trixie's Swift 6.0.3 (what Pi OS users get from apt), in a chroot cached outside the clone.
 step trixie-swiftlang env HAPTICBOARD_TRIXIE=auto Scripts/check-trixie-swiftlang.sh
 

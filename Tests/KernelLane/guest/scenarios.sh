@@ -460,18 +460,14 @@ scenario_status_sleeps() {
 # i2cget; EN is high from gpio-sim's side. SIGINT then stops it: exit 130, GO <- 0 and a last MODE
 # write of 0x40 (standby), EN low from gpio-sim's side afterwards.
 scenario_play_interrupted() {
-    local build=$1 binary status tries=0 during after initialisation mismatches="" compared=0 register value actual
+    local build=$1 binary status during after initialisation mismatches="" compared=0 register value actual
     binary=$(hapticboard_of $build)
     traced_start /tmp/loop.out /tmp/loop.err $binary play --effect 47 --loop --board $BOARD --quiet
-    until grep -q 'smbus_write: .* a=05a .* c=c .*\[01\]' $TRACING/trace; do
-        tries=$((tries + 1))
-        if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
-            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
-            fail "play --loop ($build): never set GO: $(first_line /tmp/loop.err)"
-            return
-        fi
-        sleep 0.05
-    done
+    if ! traced_until 'smbus_write: .* a=05a .* c=c .*\[01\]'; then
+        kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
+        fail "play --loop ($build): never set GO: $(first_line /tmp/loop.err)"
+        return
+    fi
     during=$(cat $EN_VALUE)
     cat $TRACING/trace > /tmp/trace
     initialisation=$(trace_events | awk '$1 == "w" && $2 == "1" && $3 == "00" && !phase { phase = 1; next }
@@ -626,16 +622,12 @@ scenario_killed_mid_play() {
     binary=$(hapticboard_of $build)
     echo pull-up > $EN_PULL
     traced_start /tmp/killed.out /tmp/killed.err $binary play "$@" --board $BOARD --quiet
-    until grep -Eq "$started" $TRACING/trace; do
-        tries=$((tries + 1))
-        if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
-            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
-            echo pull-down > $EN_PULL
-            fail "$label ($build): play never got going: $(first_line /tmp/killed.err)"
-            return
-        fi
-        sleep 0.05
-    done
+    if ! traced_until "$started"; then
+        kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
+        echo pull-down > $EN_PULL
+        fail "$label ($build): play never got going: $(first_line /tmp/killed.err)"
+        return
+    fi
     before="MODE $(i2cget -y 0 0x5a 0x01), RTP_INPUT $(i2cget -y 0 0x5a 0x02), GO $(i2cget -y 0 0x5a 0x0c)"
     echo "kill -$signal" > $TRACING/trace_marker
     kill -$signal $TRACED_PID

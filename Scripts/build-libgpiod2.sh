@@ -3,7 +3,7 @@
 # shims build, and runs the Linux driver tests on the 2.x shim. Nothing is installed system-wide:
 # Scripts/fetch-libgpiod2.sh unpacks the Debian <codename>-backports packages under .build-gpiod2/.
 #
-# It reuses the normal debug build (.build) instead of building everything again: only the two
+# It reuses the normal debug build (.build, or HAPTICBOARD_SCRATCH as the test command sets it) instead of building everything again: only the two
 # GPIO shims' objects are recompiled, against the 2.x header (CPATH, which leaves every other
 # compile command as it was, so nothing else rebuilds), and the executables relinked against the
 # 2.x library. On exit the shims are recompiled against the system's header and everything
@@ -13,7 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 work="$PWD/.build-gpiod2"
-scratch="$PWD/.build"
+scratch="${HAPTICBOARD_SCRATCH:-$PWD/.build}"
+in_scratch=(--scratch-path "$scratch")
 say() { echo "build-libgpiod2: $*"; }
 fail() { echo "build-libgpiod2: error: $*" >&2; exit 1; }
 
@@ -34,7 +35,7 @@ forget_gpio_objects() { find "$scratch" -path '*/debug/CDrivers.build/gpio_libgp
 back_to_the_system_libgpiod() {
     say "back to the system's libgpiod $system_version in $scratch"
     forget_gpio_objects
-    swift build --build-tests > /dev/null || fail "rebuilding against the system's libgpiod failed (run swift build --build-tests)"
+    swift build --build-tests "${in_scratch[@]}" > /dev/null || fail "rebuilding against the system's libgpiod failed (run swift build --build-tests --scratch-path $scratch)"
 }
 trap back_to_the_system_libgpiod EXIT
 
@@ -42,7 +43,7 @@ trap back_to_the_system_libgpiod EXIT
 # /usr/include/gpiod.h and the system libgpiod.so.2.
 say "swift build --build-tests against libgpiod 2.x (the GPIO shims recompiled, everything relinked)"
 forget_gpio_objects
-CPATH="$GPIOD2_INCLUDE${CPATH:+:$CPATH}" swift build --build-tests -Xlinker "-L$GPIOD2_LIBDIR"
+CPATH="$GPIOD2_INCLUDE${CPATH:+:$CPATH}" swift build --build-tests "${in_scratch[@]}" -Xlinker "-L$GPIOD2_LIBDIR"
 
 binary="$scratch/debug/hapticboard"
 [ -x "$binary" ] || fail "the build produced no $binary"
@@ -56,5 +57,5 @@ say "verified: $(basename "$binary") links $needed and uses the libgpiod 2.x req
 # The library is only unpacked, so the loader is pointed at it.
 say "swift test --filter LinuxDriversTests against libgpiod 2.x"
 LD_LIBRARY_PATH="$GPIOD2_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-    swift test --skip-build --filter LinuxDriversTests
+    swift test --skip-build "${in_scratch[@]}" --filter LinuxDriversTests
 say "done: the package builds and its Linux driver tests pass against libgpiod 2.x"

@@ -5,17 +5,20 @@
 # no object of the Linux back end (CDrivers, ActuatorHALLinux), and the executable needs none of
 # them at run time. Then runs it: a custom I2CBus on a test rig, the wire cut mid-play.
 set -euo pipefail
-cd "$(dirname "$0")/../Examples/TestRigBus"
+cd "$(dirname "$0")/.."
+# Its own build folder, or consumer/ under HAPTICBOARD_SCRATCH where the test command sets it.
+scratch=$(realpath -m "${HAPTICBOARD_SCRATCH:-Examples/TestRigBus/.build}${HAPTICBOARD_SCRATCH:+/consumer}")
+cd Examples/TestRigBus
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Relinked every time, so the link command is in the log.
-rm -f .build/debug/test-rig-bus
-if ! swift build -v >"$log" 2>&1; then
+rm -f "$scratch/debug/test-rig-bus"
+if ! swift build -v --scratch-path "$scratch" >"$log" 2>&1; then
     cat "$log" >&2
     exit 1
 fi
-binary=.build/debug/test-rig-bus
+binary=$scratch/debug/test-rig-bus
 device_libraries='gpiod|i2c|asound|sndfile|samplerate|kissfft'
 link=$(grep -E -- "-o [^ ]*/test-rig-bus -module-name" "$log" | tail -1)
 if [ -z "$link" ]; then

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets (docs/fuzzing.md) built with the toolchain's fuzzer and address
-# sanitizers from the package in Fuzz/, into a scratch path of their own (the normal build is
-# untouched).
+# sanitizers from the package in Fuzz/, into a scratch path of their own, .build/fuzz (the normal
+# build is untouched), or fuzz/ under HAPTICBOARD_SCRATCH where the test command sets it.
 #
 # Usage: Scripts/fuzz.sh TARGET|all SECONDS
 #   TARGET: ahap, notation, notes, board, sound, request, ff-upload, haptic, audio-analysis
 #
 # Each target starts from its committed seeds (Fuzz/Corpus/TARGET, read only) plus what earlier
-# runs found (.build/fuzz/corpus/TARGET), runs for SECONDS and fails on a crash, a broken
+# runs found (SCRATCH/corpus/TARGET), runs for SECONDS and fails on a crash, a broken
 # invariant, a leak, an input slower than FUZZ_TIMEOUT seconds (default 10) or one using more
 # than FUZZ_RSS_MB megabytes (default 2048). It prints executions per second and total
-# executions per target; a failing input is kept under .build/fuzz/artifacts/TARGET/ and the
+# executions per target; a failing input is kept under SCRATCH/artifacts/TARGET/ and the
 # command that replays it is printed. With `all`, FUZZ_JOBS targets run at once (default: one per
 # core); their results print in the order above. FUZZ_CONFIGURATION=debug builds without
 # optimisation (what the test command does).
@@ -37,7 +37,7 @@ timeout=${FUZZ_TIMEOUT:-10}
 rss_mb=${FUZZ_RSS_MB:-2048}
 
 Scripts/install-deps.sh
-scratch=.build/fuzz
+scratch=$(realpath -m "${HAPTICBOARD_SCRATCH:-.build}/fuzz")
 # Release for long runs; the test command's short ones build in debug (-Onone), in a tenth of the
 # time, for about two thirds of the executions per second.
 configuration=${FUZZ_CONFIGURATION:-release}
@@ -87,7 +87,7 @@ fuzz_one() {
 jobs=${FUZZ_JOBS:-$(nproc)}
 mkdir -p "$scratch/logs"
 # The sound target writes each input to a file; keep those out of the shared /tmp.
-export TMPDIR="$PWD/$scratch/tmp"
+export TMPDIR="$scratch/tmp"
 mkdir -p "$TMPDIR"
 declare -A running=()
 failed=()

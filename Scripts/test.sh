@@ -14,10 +14,13 @@
 # for five minutes, and its release build is long. Run one after the other, the steps took 28 to
 # 30 minutes of CI's budget; side by side, the machine's two cores stay busy. The lane's pass
 # conditions do not depend on timing (its figures are printed, not judged), so a busy host slows
-# it but cannot fail it. Two caches live outside the clone, so that CI's clean clones on one
-# machine reuse them (a fresh machine fills them, about five minutes more): the lane's release
-# build of the dependencies (~/.cache/hapticboard/lane-swift) and the trixie chroot
-# (~/.cache/hapticboard/trixie-ARCH).
+# it but cannot fail it. Three caches live outside the clone, so that CI's clean clones on one
+# machine reuse them (a fresh machine fills them, about ten minutes more): the debug build the
+# steps share (~/.cache/hapticboard/test-swift, HAPTICBOARD_SCRATCH: the fuzz build and the
+# consumer package's build in folders under it), the lane's release build
+# (~/.cache/hapticboard/lane-swift) and the trixie chroot (~/.cache/hapticboard/trixie-ARCH). A
+# new clone compiles only the project's own modules in them: the dependencies' objects are
+# reused, since their sources sit in the same place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,11 +35,17 @@ step() { # step NAME COMMAND...: runs it, prints its time, returns its status
     return "$status"
 }
 
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/hapticboard
+# The debug build, kept between clean clones; Scripts/build-libgpiod2.sh, fuzz.sh and
+# check-consumer-package.sh build under it too.
+export HAPTICBOARD_SCRATCH="${HAPTICBOARD_SCRATCH:-$cache/test-swift}"
+scratch=(--scratch-path "$HAPTICBOARD_SCRATCH")
+
 step install-deps Scripts/install-deps.sh
 # Both the lane and the libgpiod2 step use the unpacked 2.x library: fetched once, before either.
 step fetch-libgpiod2 Scripts/fetch-libgpiod2.sh
 # Dependencies resolved once into SwiftPM's shared cache before two builds read it at once.
-step resolve swift package resolve
+step resolve swift package resolve "${scratch[@]}"
 
 lane_pid=
 lane_log=.build-lane/lane.log
@@ -50,7 +59,7 @@ else
     mkdir -p .build-lane
     lane_began=$SECONDS
     # The lane's release build, kept between clean clones (Tests/KernelLane/run.sh).
-    export HAPTICBOARD_LANE_SCRATCH="${HAPTICBOARD_LANE_SCRATCH:-${XDG_CACHE_HOME:-$HOME/.cache}/hapticboard/lane-swift}"
+    export HAPTICBOARD_LANE_SCRATCH="${HAPTICBOARD_LANE_SCRATCH:-$cache/lane-swift}"
     # Its own session, so stop_lane reaches every process it started.
     setsid Tests/KernelLane/run.sh >"$lane_log" 2>&1 &
     lane_pid=$!
@@ -58,9 +67,9 @@ else
 fi
 lane_running() { [ -n "$lane_pid" ] && kill -0 "$lane_pid" 2>/dev/null; }
 
-step build swift build --build-tests
+step build swift build --build-tests "${scratch[@]}"
 step libgpiod2 Scripts/build-libgpiod2.sh
-step unit-tests swift test --skip-build
+step unit-tests swift test --skip-build "${scratch[@]}"
 step consumer-package Scripts/check-consumer-package.sh
 # One fuzzer at a time beside the lane's emulated CPU, one per core once the lane has ended.
 fuzz_jobs=$(lane_running && echo 1 || nproc)

@@ -592,6 +592,8 @@ scenario_two_chips() {
     else
         fail "two chips ($build): expected exit 0, at least 5 onsets on each bus in pairs with no transfer between, standby and EN low on both; got exit $status, onsets $4 and $5, at most $2 transfer(s) between a pair, MODE $mode_a and $mode_b, EN $en_a and $en_b: $(first_line /tmp/dual.err)"
         grep ' smbus_write: ' /tmp/trace | head -n 12
+        echo "lane: the second chip's companion (last lines):"
+        tail -n 20 /tmp/chip-b.log
     fi
 }
 
@@ -642,7 +644,7 @@ scenario_killed_mid_play() {
     value=$(cat $EN_VALUE)
     set -- $(i2cget -y 0 0x5a 0x01) $(i2cget -y 0 0x5a 0x02) $(i2cget -y 0 0x5a 0x0c)
     local mode=$1 rtp=$2 go=$3
-    # Only now: the pull-down brings EN low, and the chip model resets its registers.
+    # Only now: the pull-down brings EN low, and the chip is off.
     echo pull-down > $EN_PULL
     # "STANDBY SILENCE EN_LOW GONE STEPS": milliseconds after the kill's marker of the first MODE <-
     # 0x40, the first RTP_INPUT <- 0x00, the guardian's EN low and play's last thread's exit; then

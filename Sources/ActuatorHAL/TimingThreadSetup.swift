@@ -55,3 +55,14 @@ public struct RealtimeSetup: Sendable, Hashable {
         return "real-time timing not permitted: \(refused.joined(separator: ", ")) refused\(how)"
     }
 }
+
+/// The timing thread left as any other thread: the default scheduling policy, timer slack and
+/// memory. For benchmarks and tools run without real-time permission (`bench --no-realtime`);
+/// nothing is asked, so nothing is refused.
+public struct OrdinaryTimingThread: TimingThreadSetup {
+    public init() {}
+
+    public func configureCurrentThread() -> RealtimeSetup {
+        RealtimeSetup(priority: 0)
+    }
+}

@@ -26,7 +26,7 @@ struct InputLatency {
         limits.triggerBurst = 1_000_000
         let service = HapticService(board: board, scheduler: DeadlineScheduler(clock: clock, name: "hapticboard-bench-inputs"),
                                     library: ContentLibrary(folder: FileManager.default.temporaryDirectory), limits: limits)
-        try service.start(timing: realtime ? RealtimeThread() : nil)
+        try service.start(timing: realtime ? RealtimeThread() : OrdinaryTimingThread())
         defer { service.shutDown() }
         // Ready for the whole run, so each press measures software, not a wake.
         try service.keepAwake(for: .seconds(3_600))

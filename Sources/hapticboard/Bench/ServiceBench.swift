@@ -61,7 +61,7 @@ struct ServiceBench {
         limits.triggersPerSecond = 1_000_000
         limits.triggerBurst = 1_000_000
         let service = HapticService(board: board, scheduler: DeadlineScheduler(clock: clock, name: "hapticboard-bench-service"), library: ContentLibrary(folder: folder), limits: limits)
-        try service.start(timing: realtime ? RealtimeThread() : nil)
+        try service.start(timing: realtime ? RealtimeThread() : OrdinaryTimingThread())
         defer { service.shutDown() }
         var logger = Logger(label: "hapticboard.bench.service")
         // The listeners' own shutdown chatter is not a figure.
@@ -72,10 +72,8 @@ struct ServiceBench {
         )
         let port = 30_000 + Int(getpid() % 20_000)
         let group = ServiceGroup(configuration: .init(services: [
-            Application(router: api.router(token: nil), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: nil)),
-                        configuration: .init(address: .unixDomainSocket(path: socket)), logger: logger),
-            Application(router: api.router(token: Self.token), server: .http1WebSocketUpgrade(webSocketRouter: api.router(token: Self.token)),
-                        configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger),
+            api.listener(at: .unixDomainSocket(path: socket), logger: logger),
+            api.listener(at: .hostname("127.0.0.1", port: port), token: Self.token, logger: logger),
         ].map { .init(service: $0) }, logger: logger))
         let serving = Task { try await group.run() }
         defer { serving.cancel() }
@@ -200,40 +198,6 @@ struct ServiceBench {
         lines.append(String(format: "  idle CPU: %.3f %% of a core", figures.idleCPUPercent))
         return lines.joined(separator: "\n")
     }
-}
-
-/// The sim board's devices with every chip behind a `ZeroCostBus` on the wall clock: what the
-/// driver does is measured, not the wire.
-final class ZeroCostBoardHardware: BoardHardware {
-    let simulated = SimulatedBoardHardware()
-    private let wall: SystemMonotonicClock
-    /// The bus of the (last) chip opened.
-    private(set) var zeroCostBus: ZeroCostBus?
-
-    init(wall: SystemMonotonicClock) {
-        self.wall = wall
-    }
-
-    var clock: any MonotonicClock { wall }
-    var soundDecoder: any SoundDecoder { simulated.soundDecoder }
-
-    func drv2605(at placement: ChipPlacement) throws -> DRV2605 {
-        _ = try simulated.drv2605(at: placement)
-        guard let board = simulated.chips[placement.actuator] else { throw CommandLineError.noActuators(board: "sim") }
-        // The simulation's logs stay bounded: the memory figure is the service's, not the mock's.
-        board.keepOnlyRecentHistory(1_024)
-        // The chip model keeps datasheet times on its virtual clock, paced to the wall clock.
-        let bus = ZeroCostBus(device: board.bus, clock: wall, deviceClock: PacedClock(pacing: board.clock, by: wall))
-        zeroCostBus = bus
-        return DRV2605(bus: bus, address: placement.address, enableLine: board.enableLine, clock: wall)
-    }
-
-    func openPCM(device: String, format: PCMFormat, for owner: String) throws(PCMError) -> any PCMSink {
-        throw .open(device: device, errno: .noSuchFileOrDirectory)
-    }
-
-    func protect(_ chips: [(driver: DRV2605, realtimeInput: DRV2605RealtimeInput)]) throws {}
-    func standDown() {}
 }
 
 /// One kept-alive HTTP/1.1 connection on a Unix socket, for a benchmark's fixed requests: the

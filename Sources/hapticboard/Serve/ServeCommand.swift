@@ -142,10 +142,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let socketFile = try UnixSocketFile(path: socketPath, mode: socketMode)
             var services: [any Service] = [
-                Application(
-                    router: api.router(token: nil),
-                    server: .serve(webSocketRouter: api.router(token: nil, for: .webSocketUpgrade)),
-                    configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "hapticboard"),
+                api.listener(
+                    at: .unixDomainSocket(path: socketPath),
                     onServerRunning: { _ in
                         socketFile.applyMode()
                         readiness.listenerReady()
@@ -154,12 +152,9 @@ struct ServeCommand: AsyncParsableCommand {
                 ),
             ]
             if let tcp {
-                services.append(Application(
-                    router: api.router(token: tcp.token, allowedOrigins: tcp.allowedOrigins),
-                    server: .serve(webSocketRouter: api.router(token: tcp.token, allowedOrigins: tcp.allowedOrigins, for: .webSocketUpgrade)),
-                    configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: "hapticboard"),
-                    onServerRunning: { _ in readiness.listenerReady() },
-                    logger: logger
+                services.append(api.listener(
+                    at: .hostname(tcp.host, port: tcp.port), token: tcp.token, allowedOrigins: tcp.allowedOrigins,
+                    onServerRunning: { _ in readiness.listenerReady() }, logger: logger
                 ))
             }
             if let interval = notifier.watchdogInterval { services.append(WatchdogPinger(notifier: notifier, interval: interval)) }

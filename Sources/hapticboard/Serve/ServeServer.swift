@@ -4,6 +4,25 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServiceLifecycle
+
+extension ServeAPI {
+    /// One listener of the API as `serve` runs it, on `address`: the HTTP routes, WebSocket
+    /// upgrades checked against their own router, with `token` required when given. The
+    /// benchmark builds its listeners here too, so it measures what `serve` runs.
+    func listener(
+        at address: BindAddress, token: String? = nil, allowedOrigins: Set<String> = [],
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }, logger: Logger
+    ) -> some Service {
+        Application(
+            router: router(token: token, allowedOrigins: allowedOrigins),
+            server: .serve(webSocketRouter: router(token: token, allowedOrigins: allowedOrigins, for: .webSocketUpgrade)),
+            configuration: .init(address: address, serverName: "hapticboard"),
+            onServerRunning: onServerRunning,
+            logger: logger
+        )
+    }
+}
 
 /// Hummingbird's HTTP/1.1 and WebSocket channel with `HTTP10ConnectionHandler` after its decoder.
 struct HTTP1WebSocketServeChannel: ServerChildChannel {

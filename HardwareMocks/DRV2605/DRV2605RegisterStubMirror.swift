@@ -15,16 +15,9 @@ import ActuatorHAL
 /// DEV_RESET) instead of racing it. Reading STATUS through the stub does not clear its
 /// clear-on-read flags: the stub answers reads without the model.
 ///
-/// The mirror never writes a register while the host may be writing it. MODE and GO, the
-/// registers a host waits on, are written back last, so a host that sees DEV_RESET clear finds
-/// every other register already at its reset value. While EN is low the register file is left
-/// alone: a chip without EN takes no writes and answers no reads, and writing the model's reset
-/// values then raced a host that raised EN and wrote its configuration before the write-back had
-/// ended (the lane's two-chip scenario lost RATED_VOLTAGE that way and read a chip reset). When EN
-/// rises again, the chip takes what the file holds: the datasheet does not say whether registers
-/// survive EN low (docs/faults.md), and a host re-applies its configuration after a wake anyway.
-/// The in-process `DRV2605Model` keeps the other reading (EN low resets every register), so a host
-/// that forgot to re-apply would be caught there.
+/// MODE and GO, the registers a host waits on, are written back last: a host that sees DEV_RESET
+/// clear finds every other register already at its reset value, instead of writing its
+/// configuration while the rest of the reset is still being written over it.
 public final class DRV2605RegisterStubMirror {
     /// What one poll observed or did.
     public enum Event: Sendable, Hashable, CustomStringConvertible {
@@ -93,22 +86,15 @@ public final class DRV2605RegisterStubMirror {
         // writes seen here were made with EN high whenever EN reads high afterwards.
         let current = try bus.writeRead(address: address, [first], readCount: DRV2605Model.registerAddresses.count)
         var events: [Event] = []
-        let rose = enable == .high && enableLine.level == .low
         if enable != enableLine.level {
             try? enableLine.set(enable)
             events.append(.enable(enable))
             // The host waited the datasheet's start-up time after EN rose before writing.
             if enable == .high { clock.advance(by: DRV2605Model.startupTime) }
         }
-        guard enable == .high else {
-            // Unpowered: nothing written back (see the type's comment); the file is as the host left it.
-            image = current
-            return events
-        }
         let go = DRV2605Model.Register.go.rawValue
         let written = zip(DRV2605Model.registerAddresses, zip(previous, current))
-            // After EN rose, every register but GO as the file holds it; else what the host changed.
-            .filter { rose ? $0.0 != go && $0.1.1 != model.register($0.0) : $0.1.0 != $0.1.1 }
+            .filter { $0.1.0 != $0.1.1 }
             .map { (register: $0.0, value: $0.1.1) }
             .sorted { ($0.register == go ? 1 : 0, $0.register) < ($1.register == go ? 1 : 0, $1.register) }
         for write in written {

@@ -64,45 +64,22 @@ final class DRV2605RegisterStubMirrorTests: XCTestCase {
         XCTAssertGreaterThan(mirror.model.drive.changes.count, 0, "the effect drives the output")
     }
 
-    func testEnableLowLeavesTheRegisterFileAndTheChipTakesItBackWhenEnableRises() throws {
+    func testEnableLowLosesTheHostsConfiguration() throws {
         stub.store(0x00, at: 0x01)
         stub.store(0x50, at: 0x16)
         try mirror.poll(enable: .high)
         XCTAssertEqual(stub.registers[0x16], 0x50)
-        stub.store(0x40, at: 0x01)
-        try mirror.poll(enable: .high)
         let events = try mirror.poll(enable: .low)
-        XCTAssertEqual(events, [.enable(.low)], "nothing written back while the chip is unpowered")
-        XCTAssertEqual(mirror.model.register(0x16), 0x3E, "the model reset when EN fell")
-        XCTAssertEqual(stub.registers[0x16], 0x50)
-        try mirror.poll(enable: .high)
-        XCTAssertEqual(mirror.model.register(0x16), 0x50, "the chip holds what the file holds")
-        XCTAssertEqual(mirror.model.register(0x01), 0x40)
-        XCTAssertEqual(stub.registers[0x00] >> 5, 7, "STATUS: the chip's own value")
+        XCTAssertTrue(events.contains(.enable(.low)))
+        XCTAssertEqual(stub.registers[0x16], 0x3E)
+        XCTAssertEqual(stub.registers[0x01], 0x40)
     }
 
-    func testAHostWakingTheChipDuringAPollLosesNoneOfItsConfiguration() throws {
-        // The host raises EN and writes its configuration between the poll's read of the file and
-        // its read of EN: that poll sees EN low, the next one the rise and the writes.
-        stub.store(0x00, at: 0x01)
-        stub.store(0x53, at: 0x16)
-        try mirror.poll(enable: .high)
-        stub.store(0x40, at: 0x01)
-        try mirror.poll(enable: .high)
+    func testWritesWhileEnableIsLowAreIgnoredAndReadOnlyRegistersKeepTheChipsValues() throws {
         try mirror.poll(enable: .low)
-        stub.store(0x00, at: 0x01)
-        stub.store(0x53, at: 0x16)
-        stub.store(0x89, at: 0x17)
+        stub.store(0x50, at: 0x16)
         try mirror.poll(enable: .low)
-        XCTAssertEqual(stub.registers[0x16], 0x53)
-        XCTAssertEqual(stub.registers[0x17], 0x89)
-        try mirror.poll(enable: .high)
-        XCTAssertEqual(stub.registers[0x16], 0x53)
-        XCTAssertEqual(mirror.model.register(0x17), 0x89)
-        XCTAssertEqual(mirror.model.register(0x01), 0x00, "out of standby, as the host wrote")
-    }
-
-    func testReadOnlyRegistersKeepTheChipsValues() throws {
+        XCTAssertEqual(stub.registers[0x16], 0x3E)
         stub.store(0x00, at: 0x00)
         try mirror.poll(enable: .high)
         XCTAssertEqual(stub.registers[0x00] >> 5, 7)

@@ -20,12 +20,8 @@ public final class ReadyService {
     public init() throws {
         let hardware = ZeroCostBoardHardware(wall: clock)
         let board = try Board.sim.open(on: hardware)
-        var limits = HapticService.Limits()
-        limits.playersPerActuator = 100_000
-        limits.triggersPerSecond = 1_000_000
-        limits.triggerBurst = 1_000_000
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hb-profile-\(getpid())")
-        service = HapticService(board: board, scheduler: DeadlineScheduler(clock: clock, name: "profile-service"), library: ContentLibrary(folder: folder), limits: limits)
+        service = HapticService(board: board, scheduler: DeadlineScheduler(clock: clock, name: "profile-service"), library: ContentLibrary(folder: folder), limits: .unthrottled)
         // Its own timing thread, unprivileged (benchmarks run without real-time permission).
         try service.start(timing: OrdinaryTimingThread())
         guard let bus = hardware.zeroCostBus else { throw ReadyServiceError.noChip }

@@ -28,6 +28,16 @@ public final class HapticService: @unchecked Sendable {
         public var triggerBurst = 2_000.0
 
         public init() {}
+
+        /// For benchmarks that drive one service as hard as they can: no rate limit, and as many
+        /// players mixing as the load makes (the other limits as they are).
+        public static var unthrottled: Limits {
+            var limits = Limits()
+            limits.playersPerActuator = 100_000
+            limits.triggersPerSecond = 1_000_000
+            limits.triggerBurst = 1_000_000
+            return limits
+        }
     }
 
     /// How a player ended, or that the service does not know it.

@@ -56,11 +56,7 @@ struct ServiceBench {
         let socket = folder.appendingPathComponent("hb.sock").path
         let hardware = ZeroCostBoardHardware(wall: clock)
         let board = try Board.sim.open(on: hardware)
-        var limits = HapticService.Limits()
-        limits.playersPerActuator = 100_000
-        limits.triggersPerSecond = 1_000_000
-        limits.triggerBurst = 1_000_000
-        let service = HapticService(board: board, scheduler: DeadlineScheduler(clock: clock, name: "hapticboard-bench-service"), library: ContentLibrary(folder: folder), limits: limits)
+        let service = HapticService(board: board, scheduler: DeadlineScheduler(clock: clock, name: "hapticboard-bench-service"), library: ContentLibrary(folder: folder), limits: .unthrottled)
         try service.start(timing: realtime ? RealtimeThread() : OrdinaryTimingThread())
         defer { service.shutDown() }
         var logger = Logger(label: "hapticboard.bench.service")

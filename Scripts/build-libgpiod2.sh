@@ -3,11 +3,12 @@
 # shims build, and runs the Linux driver tests on the 2.x shim. Nothing is installed system-wide:
 # Scripts/fetch-libgpiod2.sh unpacks the Debian <codename>-backports packages under .build-gpiod2/.
 #
-# It reuses the normal debug build (.build, or HAPTICBOARD_SCRATCH as the test command sets it) instead of building everything again: only the two
-# GPIO shims' objects are recompiled, against the 2.x header (CPATH, which leaves every other
-# compile command as it was, so nothing else rebuilds), and the executables relinked against the
-# 2.x library. On exit the shims are recompiled against the system's header and everything
-# relinked again, so .build is the normal 1.x build afterwards.
+# It reuses the normal debug build (.build, or HAPTICBOARD_SCRATCH where the test command sets it)
+# instead of building everything again: only the two GPIO shims' objects are recompiled, against
+# the 2.x header (CPATH, which leaves every other compile command as it was, so nothing else
+# rebuilds), and the executables relinked against the 2.x library. On exit the shims are
+# recompiled against the system's header and everything relinked again, so the build is the
+# normal 1.x build afterwards.
 # Usage: Scripts/build-libgpiod2.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

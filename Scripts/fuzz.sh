@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets (docs/fuzzing.md) built with the toolchain's fuzzer and address
 # sanitizers from the package in Fuzz/, into a scratch path of their own, .build/fuzz (the normal
-# build is untouched), or fuzz/ under HAPTICBOARD_SCRATCH where the test command sets it.
+# build is untouched), or fuzz/ under HAPTICBOARD_SCRATCH where the test command sets it. What the
+# runs make (corpus, artifacts, logs) stays in the clone's .build/fuzz either way, so a clean clone
+# starts from the committed seeds: a corpus kept between CI runs would grow, and with it the time
+# each run spends replaying it.
 #
 # Usage: Scripts/fuzz.sh TARGET|all SECONDS
 #   TARGET: ahap, notation, notes, board, sound, request, ff-upload, haptic, audio-analysis
 #
 # Each target starts from its committed seeds (Fuzz/Corpus/TARGET, read only) plus what earlier
-# runs found (SCRATCH/corpus/TARGET), runs for SECONDS and fails on a crash, a broken
+# runs found (.build/fuzz/corpus/TARGET), runs for SECONDS and fails on a crash, a broken
 # invariant, a leak, an input slower than FUZZ_TIMEOUT seconds (default 10) or one using more
 # than FUZZ_RSS_MB megabytes (default 2048). It prints executions per second and total
-# executions per target; a failing input is kept under SCRATCH/artifacts/TARGET/ and the
+# executions per target; a failing input is kept under .build/fuzz/artifacts/TARGET/ and the
 # command that replays it is printed. With `all`, FUZZ_JOBS targets run at once (default: one per
 # core); their results print in the order above. FUZZ_CONFIGURATION=debug builds without
 # optimisation (what the test command does).
@@ -38,6 +41,7 @@ rss_mb=${FUZZ_RSS_MB:-2048}
 
 Scripts/install-deps.sh
 scratch=$(realpath -m "${HAPTICBOARD_SCRATCH:-.build}/fuzz")
+run_folder=.build/fuzz
 # Release for long runs; the test command's short ones build in debug (-Onone), in a tenth of the
 # time, for about two thirds of the executions per second.
 configuration=${FUZZ_CONFIGURATION:-release}
@@ -54,10 +58,10 @@ echo "fuzz build: $(($(date +%s) - build_start)) s" >&2
 bin=$("${build[@]}" --show-bin-path)
 
 # fuzz_one TARGET: runs one target; its summary (and, on failure, the end of its log) goes to
-# $scratch/logs/TARGET.result so parallel runs print in order.
+# $run_folder/logs/TARGET.result so parallel runs print in order.
 fuzz_one() {
-    local target=$1 work="$scratch/corpus/$1" artifacts="$scratch/artifacts/$1/" log="$scratch/logs/$1.log"
-    local result="$scratch/logs/$1.result" status runs rate
+    local target=$1 work="$run_folder/corpus/$1" artifacts="$run_folder/artifacts/$1/" log="$run_folder/logs/$1.log"
+    local result="$run_folder/logs/$1.result" status runs rate
     mkdir -p "$work" "$artifacts"
     set +e
     # Swift's own backtracer would race libFuzzer's and AddressSanitizer's handlers for the crash.
@@ -85,9 +89,9 @@ fuzz_one() {
 
 # One target per core at a time (FUZZ_JOBS): each fuzzer is a single process on one core.
 jobs=${FUZZ_JOBS:-$(nproc)}
-mkdir -p "$scratch/logs"
+mkdir -p "$run_folder/logs"
 # The sound target writes each input to a file; keep those out of the shared /tmp.
-export TMPDIR="$scratch/tmp"
+export TMPDIR="$PWD/$run_folder/tmp"
 mkdir -p "$TMPDIR"
 declare -A running=()
 failed=()
@@ -105,7 +109,7 @@ done
 while ((${#running[@]} > 0)); do collect; done
 unset TMPDIR
 for target in "${targets[@]}"; do
-    case " ${failed[*]} " in *" $target "*) cat "$scratch/logs/$target.result" >&2 ;; *) cat "$scratch/logs/$target.result" ;; esac
+    case " ${failed[*]} " in *" $target "*) cat "$run_folder/logs/$target.result" >&2 ;; *) cat "$run_folder/logs/$target.result" ;; esac
 done
 
 if ((${#failed[@]} > 0)); then

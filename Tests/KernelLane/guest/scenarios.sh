@@ -644,7 +644,7 @@ scenario_killed_mid_play() {
     value=$(cat $EN_VALUE)
     set -- $(i2cget -y 0 0x5a 0x01) $(i2cget -y 0 0x5a 0x02) $(i2cget -y 0 0x5a 0x0c)
     local mode=$1 rtp=$2 go=$3
-    # Only now: the pull-down brings EN low, and the chip is off.
+    # Only now: the pull-down brings EN low, and the chip model resets its registers.
     echo pull-down > $EN_PULL
     # "STANDBY SILENCE EN_LOW GONE STEPS": milliseconds after the kill's marker of the first MODE <-
     # 0x40, the first RTP_INPUT <- 0x00, the guardian's EN low and play's last thread's exit; then

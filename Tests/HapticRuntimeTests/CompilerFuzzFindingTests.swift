@@ -36,4 +36,20 @@ final class CompilerFuzzFindingTests: XCTestCase {
         XCTAssertEqual(program.commands.last?.command, .stop, "\(program.commands.suffix(3))")
         XCTAssertLessThanOrEqual(program.commands.last?.time ?? 0, CompilerOptions().maximumDuration)
     }
+    /// The `haptic` target's input: the `emphasis-clip.haptic` seed with its last amplitude point
+    /// moved to 220 s and its frequency points to 1 s (rebuilt from the finding's description; the
+    /// fuzzer's own 527-byte file was not kept). The clip is valid: a 220 s hold at 0.25. Compiling
+    /// it took longer than the target's 10 s timeout in the sanitized debug build, because each of
+    /// the 220,000 samples per actuator looked its event's parameters up again and gathered the
+    /// sounding levels into a new array. The replay checks the program it must still compile to.
+    func testAClipHeldForTwoHundredTwentySecondsCompilesToOneHoldAndAStop() throws {
+        let file = Self.findings.appendingPathComponent("haptic-envelope-point-at-220-seconds.haptic")
+        let content = try ContentLoader.parse(String(contentsOf: file, encoding: .utf8), format: .haptic, file: file.lastPathComponent)
+        XCTAssertEqual(content.pattern.duration, 220, accuracy: 1e-9)
+        let program = PatternCompiler(capabilities: EngineRig().actuator.capabilities).compile(content.pattern)
+        let hold = program.commands.filter { $0.time > 1 && $0.time < 220 }
+        XCTAssertEqual(hold, [], "nothing changes while the clip holds 0.25")
+        XCTAssertEqual(program.commands.last?.command, .stop)
+        XCTAssertEqual(program.commands.last?.time ?? 0, 220, accuracy: 0.01)
+    }
 }

@@ -19,9 +19,26 @@ public struct DriveLevel: Sendable, Hashable {
     /// within the actuator's rating; sharpness is the intensity-weighted mean, so the stronger
     /// event dominates the feel (0.5 when everything is silent).
     public static func mix(_ levels: [DriveLevel]) -> DriveLevel {
-        let total = levels.reduce(0) { $0 + $1.intensity }
-        guard total > 0 else { return .silent }
-        let sharpness = levels.reduce(0) { $0 + $1.intensity * $1.sharpness } / total
-        return DriveLevel(intensity: min(1, total), sharpness: min(1, max(0, sharpness)))
+        var mix = Mix()
+        for level in levels { mix.add(level) }
+        return mix.level
+    }
+
+    /// `mix`, one level at a time: a stream mixes at every sample, and gathering the levels into
+    /// an array first cost an allocation per sample.
+    struct Mix {
+        private var total = 0.0
+        private var weightedSharpness = 0.0
+
+        mutating func add(_ level: DriveLevel) {
+            total += level.intensity
+            weightedSharpness += level.intensity * level.sharpness
+        }
+
+        /// The mix of every level added (silent when none was, or all were silent).
+        var level: DriveLevel {
+            guard total > 0 else { return .silent }
+            return DriveLevel(intensity: min(1, total), sharpness: min(1, max(0, weightedSharpness / total)))
+        }
     }
 }

@@ -78,6 +78,9 @@ struct StreamCursor {
     private var nextPulse = 0
     private var activeEvents: [(index: Int, start: Double, end: Double)] = []
     private var activePulses: [Pulse] = []
+    /// The earliest end among the active events and pulses: the active lists change only there,
+    /// so most samples skip the scan.
+    private var earliestEnd = Double.infinity
 
     init(_ slice: StreamSlice) {
         let pattern = slice.evaluator.pattern
@@ -92,21 +95,26 @@ struct StreamCursor {
     mutating func level(at time: Double) -> DriveLevel {
         while nextEvent < events.count, events[nextEvent].start <= time {
             activeEvents.append(events[nextEvent])
+            earliestEnd = min(earliestEnd, events[nextEvent].end)
             nextEvent += 1
         }
         while nextPulse < pulses.count, pulses[nextPulse].time <= time {
             activePulses.append(pulses[nextPulse])
+            earliestEnd = min(earliestEnd, pulses[nextPulse].end)
             nextPulse += 1
         }
-        activeEvents.removeAll { $0.end <= time }
-        activePulses.removeAll { $0.end <= time }
-        var levels: [DriveLevel] = []
+        if earliestEnd <= time {
+            activeEvents.removeAll { $0.end <= time }
+            activePulses.removeAll { $0.end <= time }
+            earliestEnd = min(activeEvents.lazy.map(\.end).min() ?? .infinity, activePulses.lazy.map(\.end).min() ?? .infinity)
+        }
+        var mix = DriveLevel.Mix()
         for event in activeEvents {
             if let sounding = evaluator.sounding(eventAt: event.index, at: time) {
-                levels.append(DriveLevel(intensity: sounding.intensity, sharpness: sounding.sharpness))
+                mix.add(DriveLevel(intensity: sounding.intensity, sharpness: sounding.sharpness))
             }
         }
-        levels += activePulses.map(\.level)
-        return DriveLevel.mix(levels)
+        for pulse in activePulses { mix.add(pulse.level) }
+        return mix.level
     }
 }

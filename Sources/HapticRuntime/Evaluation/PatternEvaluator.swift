@@ -61,6 +61,9 @@ public struct PatternEvaluator: Sendable {
     /// The pattern's dynamic parameter values over time.
     public let controls: ControlTimeline
     private let envelopes: [EventEnvelope?]
+    /// Each event's own level and tone, looked up once: `HapticEvent.value(of:)` scans the event's
+    /// parameters, and a stream asks at every sample (a 220 s clip at 1 kHz asked 440,000 times).
+    private let eventLevels: [DriveLevel]
 
     /// Prepares `pattern` for evaluation (envelopes and control timeline are built once).
     public init(_ pattern: HapticPattern) {
@@ -68,6 +71,10 @@ public struct PatternEvaluator: Sendable {
         let controls = ControlTimeline(pattern: pattern)
         self.controls = controls
         self.envelopes = pattern.events.map { Self.envelope(of: $0, controls: controls) }
+        self.eventLevels = pattern.events.map { event in
+            let channel = EventChannel.of(event.type)
+            return DriveLevel(intensity: event.value(of: channel.level), sharpness: event.value(of: channel.tone))
+        }
     }
 
     /// The pattern duration (see `HapticPattern.duration`).
@@ -102,9 +109,10 @@ public struct PatternEvaluator: Sendable {
     /// play the emphasis on a player of their own for that reason.
     public func impulse(ofEventAt index: Int) -> TransientImpulse {
         let event = pattern.events[index]
+        let own = eventLevels[index]
         let (intensity, sharpness) = event.isEmphasis
-            ? (Self.unit(event.value(of: .hapticIntensity)), Self.unit(event.value(of: .hapticSharpness)))
-            : shaped(event, gain: 1, at: event.time)
+            ? (Self.unit(own.intensity), Self.unit(own.sharpness))
+            : shaped(eventAt: index, gain: 1, at: event.time)
         return TransientImpulse(eventIndex: index, time: event.time, intensity: intensity, sharpness: sharpness)
     }
 
@@ -112,14 +120,15 @@ public struct PatternEvaluator: Sendable {
     public func sounding(eventAt index: Int, at time: Double) -> SoundingEvent? {
         let event = pattern.events[index]
         guard let envelope = envelopes[index], time >= event.time, time < event.soundingEnd else { return nil }
-        let (intensity, sharpness) = shaped(event, gain: envelope.gain(at: time - event.time), at: time)
+        let (intensity, sharpness) = shaped(eventAt: index, gain: envelope.gain(at: time - event.time), at: time)
         return SoundingEvent(eventIndex: index, type: event.type, intensity: intensity, sharpness: sharpness)
     }
 
-    private func shaped(_ event: HapticEvent, gain: Double, at time: Double) -> (Double, Double) {
-        let channel = EventChannel.of(event.type)
-        let intensity = event.value(of: channel.level) * gain * controls.value(of: channel.levelControl, at: time)
-        let sharpness = event.value(of: channel.tone) + controls.value(of: channel.toneControl, at: time)
+    private func shaped(eventAt index: Int, gain: Double, at time: Double) -> (Double, Double) {
+        let channel = EventChannel.of(pattern.events[index].type)
+        let own = eventLevels[index]
+        let intensity = own.intensity * gain * controls.value(of: channel.levelControl, at: time)
+        let sharpness = own.sharpness + controls.value(of: channel.toneControl, at: time)
         return (Self.unit(intensity), Self.unit(sharpness))
     }
 

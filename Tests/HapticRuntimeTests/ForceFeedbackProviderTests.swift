@@ -279,3 +279,35 @@ final class ForceFeedbackProviderTests: XCTestCase {
         XCTAssertEqual(rig.provider.counts.triggeredPlays, 2)
     }
 }
+
+extension ForceFeedbackProviderTests {
+    /// SDL's testhaptic (SDL 2.26, as Debian ships it, the lane's `scenario_sdl_testhaptic`): five
+    /// effects uploaded up front as SDL converts them, the gain set to full, then each played once
+    /// for its 5 s with 1 s between them. Each reaches its own strength and ends at 0: the sine's
+    /// 0x2000 (a quarter), the sawtooth's 0x5000, the constant force's 0x6000, the ramp's |level|
+    /// where its 1 s attack ends (0x4000 → −0x4000 over 5 s: 0.3 at 1 s), the rumble's weak motor
+    /// at full.
+    func testSDLTesthapticSequence() throws {
+        let rig = try ForceFeedbackRig()
+        let fades = ForceFeedbackEffect.Envelope(attackLength: 1000, fadeLength: 1000)
+        let effects: [(name: String, effect: ForceFeedbackEffect, highest: Double)] = [
+            ("sine", ForceFeedbackEffect(kind: .periodic(.init(waveform: .sine, period: 1000, magnitude: -0x2000, phase: 18000, envelope: fades)), length: 5000), 0x2000 / 0x7FFF),
+            ("sawtooth", ForceFeedbackEffect(kind: .periodic(.init(waveform: .sawUp, period: 500, magnitude: 0x5000, envelope: fades)), length: 5000), 0.6),
+            ("constant", ForceFeedbackEffect(kind: .constant(level: 0x6000, envelope: fades), length: 5000), 0x6000 / 0x7FFF),
+            ("ramp", ForceFeedbackEffect(kind: .ramp(start: 0x4000, end: -0x4000, envelope: fades), direction: 0x6000, length: 5000), 0.3),
+            ("left/right", ForceFeedbackEffect(kind: .rumble(strong: 0x6000, weak: 0xFFFE), direction: 0x4000, length: 5000), 1),
+        ]
+        let ids = try effects.map { try rig.client.upload($0.effect) }
+        try rig.client.setGain(0xFFFF)
+        for (effect, id) in zip(effects, ids) {
+            try rig.client.play(effectID: id, count: 1)
+            var highest = 0.0
+            for _ in 0..<600 {
+                rig.run(for: 0.01)
+                highest = max(highest, rig.drive())
+            }
+            XCTAssertEqual(highest, effect.highest, accuracy: 2 * step, effect.name)
+            XCTAssertEqual(rig.drive(), 0, "\(effect.name) ended")
+        }
+    }
+}

@@ -9,8 +9,8 @@
 # Loopback card split by dshare (guest/asound.conf) into the sound output and a PCM-driven LRA of
 # Boards/kernel-lane-audio.yml, captured with arecord and measured by hapticboard-capture; and, for
 # force feedback, uinput and evdev with two helpers (guest/ff-client.c, guest/ff-recorder.c) and
-# the joystick package's fftest, unmodified, as a real client. Fails
-# unless every scenario passes, and ends with one line: `kernel lane: N passed, M failed`.
+# the joystick package's fftest and SDL's testhaptic (libsdl2-tests), unmodified, as real clients.
+# Fails unless every scenario passes, and ends with one line: `kernel lane: N passed, M failed`.
 #
 # Installs the Debian packages it needs when they are missing (with sudo unless root). gpio-sim
 # (and irq_sim, which Debian's kernel leaves out) are built out of tree from linux-source-6.1, and
@@ -37,7 +37,7 @@ fail() { echo "kernel lane: error: $*" >&2; exit 1; }
 
 # 1. Packages. The headers must match the kernel that boots, so they come after the image.
 Scripts/install-deps.sh qemu-system-x86 linux-image-amd64 busybox-static cpio i2c-tools gpiod \
-    alsa-utils curl build-essential kmod xz-utils linux-source-6.1 joystick
+    alsa-utils curl build-essential kmod xz-utils linux-source-6.1 joystick libsdl2-tests
 kernel_version=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|.*/vmlinuz-||' | sort -V | tail -1)
 [ -n "$kernel_version" ] || fail "no kernel in /boot (linux-image-amd64 installs one)"
 Scripts/install-deps.sh "linux-headers-$kernel_version"
@@ -184,6 +184,13 @@ copy_with_libraries() { # copy_with_libraries DESTINATION BINARY [LD_LIBRARY_PAT
 cp /bin/busybox "$root/bin/"
 for tool in i2cget i2cset i2cdump i2cdetect; do copy_with_libraries "$root/bin" "/usr/sbin/$tool"; done
 for tool in gpiodetect gpioinfo gpioget gpioset gpiomon arecord curl fftest; do copy_with_libraries "$root/bin" "/usr/bin/$tool"; done
+# SDL's own haptic tests, unmodified from Debian, as games reach force feedback. SDL opens libudev
+# with dlopen (ldd does not list it), and its haptic subsystem does not start without it.
+for tool in testhaptic testrumble; do copy_with_libraries "$root/bin" "/usr/libexec/installed-tests/SDL2/$tool"; done
+libudev=$(ldconfig -p | sed -n 's|.*libudev.so.1 (libc6,x86-64) => ||p' | head -n 1)
+[ -n "$libudev" ] || fail "no libudev.so.1 for SDL's tests (apt-get install libudev1)"
+mkdir -p "$root$(dirname "$libudev")"
+cp -L "$libudev" "$root$libudev"
 cp "$modules"/*.ko "$root/lib/modules/"
 cp -r /usr/share/alsa "$root/usr/share/"
 cp "$kernel_cache/unplug-at" "$kernel_cache/ff-client" "$kernel_cache/ff-recorder" "$kernel_cache/key-reader" "$root/lane/bin/"

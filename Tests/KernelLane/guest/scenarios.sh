@@ -930,6 +930,56 @@ scenario_fftest() {
     fi
 }
 
+# SDL's testhaptic, unmodified from Debian (libsdl2-tests), against hapticboard rumble: SDL finds
+# the device by its name among the evdev nodes, asks what it can do, sets the gain, uploads what it
+# supports (a sine, a sawtooth, a constant force, a ramp, a left/right rumble: SDL_HAPTIC_LEFTRIGHT
+# is FF_RUMBLE) and plays each once for its 5 s, 1 s apart, then closes.
+#
+# What reached the chip is read from the trace by itself, not against testhaptic's log: the drive
+# falls back to 0 between the effects, so the RTP_INPUT writes split into one stretch per effect
+# where the drive stays at 0 for 0.5 s or more (inside an effect it touches 0 for at most tens of
+# milliseconds, at a wave's trough). Expected, as the mapping gives them on the simulated device
+# (ForceFeedbackProviderTests.testSDLTesthapticSequence): 5 stretches, the constant force's
+# plateau at 0.75 (95 of 127) and the rumble's at full scale (127), and 0 last.
+scenario_sdl_testhaptic() {
+    local build=$1 binary status sdl_status node uploaded refused stretches
+    binary=$(hapticboard_of $build)
+    echo 16384 > $TRACING/buffer_size_kb
+    rumble_started $binary "SDL testhaptic ($build)" || return
+    node=$RUMBLE_NODE
+    testhaptic "$FF_DEVICE_NAME" > /tmp/sdl.out 2>&1
+    sdl_status=$?
+    sleep 0.3
+    kill -INT $TRACED_PID
+    traced_wait
+    status=$?
+    traced_finish
+    echo "lane: testhaptic said: $(grep -E 'Device|effect|ERROR|Unable' /tmp/sdl.out | tr -s ' \n' ' ' | cut -c 1-500)"
+    uploaded=$(grep -c ' effect [0-9]*: ' /tmp/sdl.out)
+    refused=$(grep -c 'UPLOADING EFFECT ERROR' /tmp/sdl.out)
+    # "COUNT MAX_1 … MAX_COUNT": the stretches of drive and the highest RTP_INPUT in each.
+    stretches=$(timed_trace_events | awk '
+        function hex(text,   i, value) { value = 0; for (i = 1; i <= length(text); i++) value = value * 16 + index("0123456789abcdef", substr(text, i, 1)) - 1; return value }
+        $3 != "w" || $4 != "2" { next }
+        {
+            v = hex($5); if (v > 127) v -= 256
+            if (v > 0) {
+                if (!driving && (count == 0 || $1 - idle_since >= 0.5)) count++
+                driving = 1
+                if (v > highest[count]) highest[count] = v
+            } else if (driving) { driving = 0; idle_since = $1 }
+        }
+        END { printf "%d", count; for (i = 1; i <= count; i++) printf " %d", highest[i]; print "" }')
+    set -- $stretches
+    if [ $sdl_status -eq 0 ] && [ "$uploaded" = 5 ] && [ "$refused" = 0 ] && [ "$1" = 5 ] && [ "$4" -ge 93 ] && [ "$6" -ge 125 ] \
+        && [ "$(last_write 2)" = 00 ] && [ $status -eq 130 ]; then
+        pass "SDL testhaptic ($build): on $node: 5 effects uploaded and played, 5 stretches of drive with RTP_INPUT up to $2 $3 $4 $5 $6 (sine, sawtooth, constant, ramp, rumble), 0 last; exit 0, rumble exit 130"
+    else
+        fail "SDL testhaptic ($build): expected exit 0, 5 effects uploaded, none refused, 5 stretches of drive (the third reaching >= 93, the fifth >= 125), a last write of 0, rumble exit 130; got exit $sdl_status, $uploaded uploaded, $refused refused, stretches '$stretches', last write $(last_write 2), rumble exit $status: $(tail -n 3 /tmp/sdl.out | tr '\n' ' ')"
+        sed 's/^/lane: rumble: /' /tmp/rumble.err | tail -n 12
+    fi
+}
+
 # hapticboard buttons runs /lane/kernel-lane-buttons.yml with --uinput: the lane presses its
 # button (gpio-sim line LANE_BUTTON, pulled up and down again) BUTTON_PRESSES times. The trace
 # clock is CLOCK_MONOTONIC for this scenario, the clock of the edges' kernel timestamps that
@@ -1192,6 +1242,114 @@ scenario_evdev_without_ff() {
     fi
 }
 
+# The EN line's GPIO chip goes away mid-play (an expander unplugged, or its driver unbound), under
+# the service: a gpio-sim device of its own, on the second adapter's chip, is switched off while
+# serve drives RTP, and the player is then stopped. Nothing needs EN while the chip plays; the stop
+# and standby go over the bus. The off timeout (1 s on this copy of the board) then drops EN: that
+# fails on the vanished line, and the service reports a fault naming the line, keeps the chip in
+# standby (MODE 0x40, RTP_INPUT 0) and goes on answering, as docs/faults.md's "GPIO line lost" row
+# says. SIGTERM then ends it without a hang or a signal.
+scenario_enable_line_lost() {
+    local build=$1 binary config=/sys/kernel/config/gpio-sim/lost socket=/tmp/lost.sock chip_name en_value chip_b events
+    local status mode rtp tries=0 fault answered
+    binary=$(hapticboard_of $build)
+    mkdir $config $config/bank0 $config/bank0/line0
+    echo 1 > $config/bank0/num_lines
+    echo HAPTIC_EN_LOST > $config/bank0/line0/name
+    echo 1 > $config/live || { fail "EN line lost ($build): the second gpio-sim device did not go live"; rmdir $config/bank0/line0 $config/bank0 $config; return; }
+    chip_name=$(cat $config/bank0/chip_name)
+    en_value=/sys/devices/platform/$(cat $config/dev_name)/$chip_name/sim_gpio0/value
+    sed -e 's|/dev/i2c-0|/dev/i2c-1|' -e 's|enable-gpios: HAPTIC_EN$|enable-gpios: HAPTIC_EN_LOST|' \
+        -e 's|standby-timeout-ms: .*|standby-timeout-ms: 300|' -e 's|off-timeout-ms: .*|off-timeout-ms: 1000|' $BOARD > /tmp/lost.yml
+    hapticboard-chip --bus /dev/i2c-1 --address 0x5a --enable-value $en_value --poll-us 4000 2> /tmp/chip-lost.log &
+    chip_b=$!
+    until grep -q ': ready' /tmp/chip-lost.log; do
+        tries=$((tries + 1))
+        [ $tries -le 200 ] && kill -0 $chip_b 2> /dev/null || break
+        sleep 0.1
+    done
+    rm -f $socket
+    traced_start /tmp/lost.out /tmp/lost.err $binary serve $PLAY_TIMING --board /tmp/lost.yml --socket $socket
+    tries=0
+    until curl -s --max-time 2 --unix-socket $socket http://localhost/status > /dev/null 2>&1; do
+        tries=$((tries + 1))
+        [ $tries -le 600 ] && kill -0 $TRACED_PID 2> /dev/null || break
+        sleep 0.05
+    done
+    curl -sN --unix-socket $socket http://localhost/events > /tmp/lost.events 2> /dev/null &
+    events=$!
+    curl -s --max-time 10 --unix-socket $socket -X POST --data-binary "$(printf 'continuous 20s:\n  intensity: loud\n')" 'http://localhost/play/notation?outlive=true' > /tmp/lost.play
+    if traced_until "$RTP_DRIVING"; then
+        # The chip model goes first: it follows EN, which is about to vanish under it.
+        kill $chip_b; wait $chip_b 2> /dev/null
+        echo "EN line removed" > $TRACING/trace_marker
+        echo 0 > $config/live
+        curl -s --max-time 10 --unix-socket $socket -X DELETE http://localhost/players > /dev/null
+        # Standby after 0.3 s of idleness, EN low after 1 s: the fault comes within a few seconds.
+        tries=0
+        until grep -q '"event":"fault"' /tmp/lost.events; do
+            tries=$((tries + 1)); [ $tries -le 200 ] || break; sleep 0.05
+        done
+    else
+        kill $chip_b; wait $chip_b 2> /dev/null
+    fi
+    fault=$(grep '"event":"fault"' /tmp/lost.events | head -n 1)
+    answered=$(curl -s --max-time 5 --unix-socket $socket http://localhost/status | grep -o '"powerState":"[a-z]*"' | head -n 1)
+    mode=$(i2cget -y 1 0x5a 0x01); rtp=$(i2cget -y 1 0x5a 0x02)
+    kill -TERM $TRACED_PID
+    traced_wait
+    status=$?
+    traced_finish
+    kill $events 2> /dev/null; wait $events 2> /dev/null
+    [ "$(cat $config/live)" = 0 ] || echo 0 > $config/live
+    rmdir $config/bank0/line0 $config/bank0 $config
+    if echo "$fault" | grep -q 'HAPTIC_EN_LOST' && [ "$mode" = 0x40 ] && [ "$rtp" = 0x00 ] && [ "$answered" = '"powerState":"standby"' ] \
+        && [ $status -lt 124 ]; then
+        pass "EN line lost ($build): the EN line's GPIO chip removed mid-play under serve; the stop went over the bus (RTP_INPUT $rtp, MODE $mode), the off timeout's EN low reported as a fault: $(echo "$fault" | cut -c 1-200); /status still answers ($answered); SIGTERM: exit $status"
+    else
+        fail "EN line lost ($build): expected a fault naming HAPTIC_EN_LOST, RTP_INPUT 0x00, MODE 0x40, /status answering powerState standby and an exit without a signal; got fault '$(echo "$fault" | cut -c 1-200)', RTP_INPUT $rtp, MODE $mode, status '$answered', exit $status: $(first_line /tmp/lost.err)"
+        sed 's/^/lane: events: /' /tmp/lost.events | head -n 12
+        sed 's/^/lane: serve: /' /tmp/lost.err | head -n 8
+    fi
+}
+
+# The sound card unplugged mid-play, as a USB sound device pulled out: the Loopback's platform
+# device is unbound from snd-aloop, so ALSA disconnects the card and every stream open on it fails
+# with ENODEV from then on. play must end with an error naming the device (no hang, no
+# signal), and let the card go: the unbind returns only once every file of the card is closed.
+# The card is bound again afterwards, and must come back.
+scenario_sound_device_unplugged() {
+    local card=snd_aloop.0 driver=/sys/bus/platform/drivers/snd_aloop player unbind status released
+    timeout 60 hapticboard play $PLAY_TIMING --board $AUDIO_BOARD /lane/long-buzz.ahap > /tmp/unplug.out 2> /tmp/unplug.err &
+    player=$!
+    if ! waits_for /proc/asound/Loopback/pcm0p/sub0/status RUNNING; then
+        fail "sound device unplugged: the drive never started on the Loopback: $(first_line /tmp/unplug.err)"
+        kill $player; wait $player; return
+    fi
+    echo $card > $driver/unbind &
+    unbind=$!
+    wait $player
+    status=$?
+    # The card's files are all closed once play has exited; give the unbind 10 s to see it.
+    released=no
+    for _ in $(seq 200); do kill -0 $unbind 2> /dev/null || { released=yes; break; }; sleep 0.05; done
+    if [ $status -ne 0 ] && [ $status -lt 124 ] && grep -q 'PCM device lane_drive' /tmp/unplug.err && [ $released = yes ]; then
+        pass "sound device unplugged: the Loopback card removed mid-play, play exits $status and lets the card go: $(first_line /tmp/unplug.err)"
+    else
+        fail "sound device unplugged: expected an error exit (not a signal or the timeout) naming PCM device lane_drive, and the card released; got exit $status, released $released: $(first_line /tmp/unplug.err)"
+    fi
+    if [ $released = no ]; then
+        # The unbind still waits for these; binding the card again would fail, so it is left.
+        echo "lane: the card's files still open:"
+        for fd in /proc/[0-9]*/fd/*; do
+            case $(readlink $fd) in /dev/snd/*) echo "lane:   ${fd%/fd/*} $(readlink $fd)" ;; esac
+        done
+        return
+    fi
+    echo $card > $driver/bind
+    waits_for /proc/asound/cards Loopback || fail "sound device unplugged: the Loopback card did not come back when bound again"
+}
+
 # KERNEL_LANE_ONLY on the host (e.g. "buttons force_feedback_device") runs only those scenarios.
 ONLY=$(cat /lane/only 2> /dev/null)
 only() { # only scenario_NAME ARGS...: runs it unless KERNEL_LANE_ONLY leaves it out
@@ -1215,6 +1373,7 @@ lane_main() {
         only scenario_two_chips $build
         only scenario_service $build
         only scenario_buttons $build
+        only scenario_enable_line_lost $build
         # The two builds differ only in the GPIO shim, which the scenarios above exercise (EN on
         # and off, a busy line, the guardian's release, two EN lines, button edges). Content,
         # force feedback and evdev touch GPIO only through that same EN path: the first build's run
@@ -1225,6 +1384,7 @@ lane_main() {
         only scenario_haptics_only_board $build
         only scenario_force_feedback_device $build
         only scenario_fftest $build
+        only scenario_sdl_testhaptic $build
         only scenario_evdev_actuator $build
         only scenario_evdev_unplugged $build
         only scenario_evdev_without_ff $build
@@ -1237,6 +1397,7 @@ lane_main() {
     echo "lane: hapticboard-chip log (last lines):"
     tail -n 5 /tmp/chip.log
     only scenario_sound_and_drive
+    only scenario_sound_device_unplugged
     # Room left where the scenarios write (the root tmpfs, with the initramfs in it).
     # Shmem is what the root tmpfs holds (the initramfs and every scenario's files).
     echo "lane: memory at the end: $(grep -E '^(MemTotal|MemAvailable|Shmem):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"

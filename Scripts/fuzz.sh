@@ -39,13 +39,17 @@ fi
 timeout=${FUZZ_TIMEOUT:-10}
 rss_mb=${FUZZ_RSS_MB:-2048}
 
-Scripts/install-deps.sh
+Scripts/install-deps.sh binutils
 scratch=$(realpath -m "${HAPTICBOARD_SCRATCH:-.build}/fuzz")
 run_folder=.build/fuzz
 # Release for long runs; the test command's short ones build in debug (-Onone), in a tenth of the
 # time, for about two thirds of the executions per second.
 configuration=${FUZZ_CONFIGURATION:-release}
-build=(swift build -c "$configuration" --package-path Fuzz --scratch-path "$scratch" --sanitize=fuzzer --sanitize=address -Xswiftc -parse-as-library)
+# SwiftPM hands swiftc one -sanitize= per sanitizer, and swiftc keeps only the last of them: the Swift
+# modules were built with AddressSanitizer alone, without the coverage instrumentation libFuzzer
+# steers by (the C modules and the link got both). The combined flag, last, gives Swift both.
+build=(swift build -c "$configuration" --package-path Fuzz --scratch-path "$scratch" --sanitize=fuzzer --sanitize=address
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 products=()
 if [ "${#targets[@]}" -eq 1 ]; then products=(--product "fuzz-${targets[0]}"); fi
 build_start=$(date +%s)
@@ -56,12 +60,18 @@ rm -f "$scratch/$configuration.yaml"
 "${build[@]}" "${products[@]}"
 echo "fuzz build: $(($(date +%s) - build_start)) s" >&2
 bin=$("${build[@]}" --show-bin-path)
+# The flags' effect, checked where it failed: a Swift object of the targets' own support module
+# must carry the coverage counters' sections.
+if ! objdump -h "$bin/FuzzSupport.build/FuzzInput.swift.o" | grep -q sancov; then
+    echo "fuzz: the Swift modules were built without coverage instrumentation ($bin/FuzzSupport.build/FuzzInput.swift.o has no sancov sections): libFuzzer would mutate blind" >&2
+    exit 1
+fi
 
 # fuzz_one TARGET: runs one target; its summary (and, on failure, the end of its log) goes to
 # $run_folder/logs/TARGET.result so parallel runs print in order.
 fuzz_one() {
     local target=$1 work="$run_folder/corpus/$1" artifacts="$run_folder/artifacts/$1/" log="$run_folder/logs/$1.log"
-    local result="$run_folder/logs/$1.result" status runs rate
+    local result="$run_folder/logs/$1.result" status runs rate coverage
     mkdir -p "$work" "$artifacts"
     set +e
     # Swift's own backtracer would race libFuzzer's and AddressSanitizer's handlers for the crash.
@@ -72,9 +82,17 @@ fuzz_one() {
     set -e
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
-    if [ "$status" -eq 0 ]; then
-        echo "fuzz $target: ${runs:-?} executions in $seconds s (${rate:-?}/s), no crash, leak or timeout" >"$result"
+    # "cov: N ft: N corp: N/…" of libFuzzer's last status line: without coverage it prints none,
+    # and a run that sees none mutates blind (every input looks alike, the corpus shrinks to one).
+    coverage=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*' "$log" | tail -n 1 \
+        | sed 's/cov: \([0-9]*\) ft: \([0-9]*\) corp: \([0-9]*\)/\1 edges, \2 features, a corpus of \3/')
+    if [ "$status" -eq 0 ] && [ -n "$coverage" ]; then
+        echo "fuzz $target: ${runs:-?} executions in $seconds s (${rate:-?}/s), coverage $coverage, no crash, leak or timeout" >"$result"
         return 0
+    fi
+    if [ "$status" -eq 0 ]; then
+        echo "fuzz $target: FAILED: libFuzzer saw no coverage in ${runs:-?} executions (the Swift modules were built without -sanitize=fuzzer's instrumentation); log: $log" >"$result"
+        return 1
     fi
     {
         echo "fuzz $target: FAILED after ${runs:-?} executions (exit $status); the end of its log ($log):"

@@ -52,4 +52,36 @@ final class CompilerFuzzFindingTests: XCTestCase {
         XCTAssertEqual(program.commands.last?.command, .stop)
         XCTAssertEqual(program.commands.last?.time ?? 0, 220, accuracy: 0.01)
     }
+    /// The `haptic` target's first crash once it had coverage (a 10-minute release run): the
+    /// emphasis seed with its last amplitude point at 1.78e26 s (the committed input is that
+    /// file with its description made plain UTF-8 again; the fuzzer's own had bytes that were not,
+    /// which the command line refuses before reading). The order rule let it through, and the
+    /// clip's one continuous event, split at 30 s, needed more pieces than `Int` counts: a trap in
+    /// `splitAtContinuousLimit`, which `hapticboard inspect` and `play` hit too (exit 132). The
+    /// reader now refuses a clip longer than a day (`HapticClip.longestDuration`) at the time
+    /// that makes it so.
+    func testAClipLastingLongerThanADayIsRefusedWhereItsLastTimeIs() throws {
+        let file = Self.findings.appendingPathComponent("haptic-envelope-point-at-1e26-seconds.haptic")
+        XCTAssertThrowsError(try ContentLoader.parse(String(contentsOf: file, encoding: .utf8), format: .haptic, file: "clip.haptic")) { error in
+            guard case .haptic(let clipError) = error as? ContentLoadingError,
+                  case .excessiveDuration(let location, let keyPath, let value, let limit) = clipError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual("\(location)", "clip.haptic:15:23")
+            XCTAssertEqual("\(keyPath)", "signals.continuous.envelopes.amplitude[9].time")
+            XCTAssertEqual(value, 1.7777777777777777e26)
+            XCTAssertEqual(limit, HapticClip.longestDuration)
+        }
+    }
+
+    /// `splitAtContinuousLimit` is public, and patterns built in code reach it without a reader:
+    /// an event longer than any reader accepts comes back whole instead of trapping.
+    func testSplittingAnEventLongerThanAnyReaderAcceptsReturnsItWhole() {
+        for duration in [HapticClip.longestDuration + 1, 1.7777777777777777e26, .infinity] {
+            let event = HapticEvent(type: .hapticContinuous, time: 0, duration: duration)
+            XCTAssertEqual(event.splitAtContinuousLimit(), [event], "\(duration)")
+        }
+        let day = HapticEvent(type: .hapticContinuous, time: 0, duration: HapticClip.longestDuration)
+        XCTAssertEqual(day.splitAtContinuousLimit().count, 2_880)
+    }
 }

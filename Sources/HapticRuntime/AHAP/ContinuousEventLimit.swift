@@ -14,13 +14,16 @@ extension HapticEvent {
     /// - so the joins are seamless, pieces after the first have `AttackTime` 0 and pieces before the
     ///   last have `ReleaseTime` 0 (where the event gives those parameters); the first piece keeps
     ///   the attack and the last keeps the release;
-    /// - other event types, and events of 30 s or less, are returned unchanged.
+    /// - other event types, and events of 30 s or less, are returned unchanged;
+    /// - so are events longer than any reader accepts (`HapticClip.longestDuration`, a day; the
+    ///   AHAP reader stops at `longestSplittableDuration`): split, one of 1e26 s would need more
+    ///   pieces than `Int` counts. The compiler cuts such an event at its longest program.
     ///
     /// Export tools (Lofelt, Meta Haptics Studio) split at 30 s the same way, so a file written by
     /// them and read here gives the same events.
     public func splitAtContinuousLimit() -> [HapticEvent] {
         let limit = Self.continuousDurationLimit
-        guard type == .hapticContinuous, let duration, duration > limit, duration.isFinite else { return [self] }
+        guard type == .hapticContinuous, let duration, duration > limit, duration <= HapticClip.longestDuration else { return [self] }
         // Counted so that no piece is longer than the limit even when duration / limit rounds down.
         var pieceCount = Int((duration / limit).rounded(.up))
         while Double(pieceCount) * limit < duration { pieceCount += 1 }

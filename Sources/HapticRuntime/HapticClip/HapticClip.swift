@@ -9,6 +9,12 @@ public struct HapticClip: Sendable, Hashable {
     /// The only major version there is; files with another major version are refused.
     public static let supportedMajorVersion = 1
 
+    /// The longest clip the reader accepts, in seconds: a day. A clip plays as one continuous event
+    /// split into 30 s pieces (2,880 for a day); without a bound a file of two breakpoints could ask
+    /// for more pieces than memory holds. Haptics made from a sound of an hour or more stay well
+    /// inside it.
+    public static let longestDuration: Double = 86_400
+
     public var version: HapticClipVersion
     public var metadata: HapticClipMetadata
     /// The amplitude envelope, times not decreasing; the clip lasts until its last breakpoint.

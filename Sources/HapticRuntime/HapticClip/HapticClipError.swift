@@ -16,13 +16,17 @@ public enum HapticClipError: Error, Sendable, Hashable, CustomStringConvertible 
     /// `reference` is what it was held against (the previous time, the breakpoint's amplitude,
     /// the breakpoint count), when there is such a thing.
     case brokenRule(AHAPSourceLocation, keyPath: AHAPKeyPath, value: Double?, rule: HapticClipRule, reference: Double? = nil)
+    /// The amplitude envelope lasts longer than `HapticClip.longestDuration`; `value` is its
+    /// duration in seconds, the location its last breakpoint's time.
+    case excessiveDuration(AHAPSourceLocation, keyPath: AHAPKeyPath, value: Double, limit: Double)
 
     /// Where in the file the problem is; nil when the file could not be read at all.
     public var location: AHAPSourceLocation? {
         switch self {
         case .unreadableFile: nil
         case .syntax(let location, _), .wrongType(let location, _, _, _), .missingKey(let location, _),
-             .unsupportedVersion(let location, _, _), .brokenRule(let location, _, _, _, _):
+             .unsupportedVersion(let location, _, _), .brokenRule(let location, _, _, _, _),
+             .excessiveDuration(let location, _, _, _):
             location
         }
     }
@@ -50,6 +54,8 @@ public enum HapticClipError: Error, Sendable, Hashable, CustomStringConvertible 
             let shown = value.map { " is \(AHAPNumberFormat.text($0))" } ?? ""
             let held = reference.map { " (\(rule.referenceName) \(AHAPNumberFormat.text($0)))" } ?? ""
             return "\(location): \(keyPath)\(shown): \(rule.text)\(held)"
+        case .excessiveDuration(let location, let keyPath, let value, let limit):
+            return "\(location): \(keyPath): the clip lasts \(AHAPNumberFormat.text(value)) s, longer than the \(AHAPNumberFormat.text(limit)) s this reader accepts"
         }
     }
 }

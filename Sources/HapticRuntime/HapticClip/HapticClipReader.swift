@@ -73,9 +73,11 @@ struct HapticClipReader {
         var breakpoints: [AmplitudeBreakpoint] = []
         breakpoints.reserveCapacity(elements.count)
         var previousTime = 0.0
+        var lastTime: (LocatedJSON, AHAPKeyPath)?
         for (index, element) in elements.enumerated() {
             let point = try object(element, at: path.appending(index))
             let (time, timeValue) = try located("time", in: point)
+            lastTime = (timeValue, point.path.appending("time"))
             guard time >= previousTime else {
                 throw brokenRule(timeValue, point.path.appending("time"), time, .amplitudeTimesInOrder, reference: previousTime)
             }
@@ -95,6 +97,13 @@ struct HapticClipReader {
         }
         if let first = breakpoints.first, let last = breakpoints.last, !(last.time > first.time) {
             throw .brokenRule(location(value.position), keyPath: path, value: nil, rule: .amplitudeEnvelopeLasts, reference: last.time - first.time)
+        }
+        // The clip becomes one continuous event, split at 30 s: a time of 1e26 s (or infinity)
+        // passes the order rule, and would have made that split count past Int.max.
+        if let first = breakpoints.first, let last = breakpoints.last, let (timeValue, timePath) = lastTime,
+           last.time - first.time > HapticClip.longestDuration {
+            throw .excessiveDuration(location(timeValue.position), keyPath: timePath, value: last.time - first.time,
+                                     limit: HapticClip.longestDuration)
         }
         return breakpoints
     }

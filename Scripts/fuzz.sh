@@ -61,8 +61,9 @@ rm -f "$scratch/$configuration.yaml"
 echo "fuzz build: $(($(date +%s) - build_start)) s" >&2
 bin=$("${build[@]}" --show-bin-path)
 # The flags' effect, checked where it failed: a Swift object of the targets' own support module
-# must carry the coverage counters' sections.
-if ! objdump -h "$bin/FuzzSupport.build/FuzzInput.swift.o" | grep -q sancov; then
+# must carry the coverage counters' sections. (grep -c, which reads all of objdump's output: with
+# grep -q, objdump could die of SIGPIPE after the first match and fail the pipeline.)
+if [ "$(objdump -h "$bin/FuzzSupport.build/FuzzInput.swift.o" | grep -c sancov)" -eq 0 ]; then
     echo "fuzz: the Swift modules were built without coverage instrumentation ($bin/FuzzSupport.build/FuzzInput.swift.o has no sancov sections): libFuzzer would mutate blind" >&2
     exit 1
 fi

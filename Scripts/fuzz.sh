@@ -85,7 +85,7 @@ fuzz_one() {
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
     # "cov: N ft: N corp: N/…" of libFuzzer's last status line: without coverage it prints none,
     # and a run that sees none mutates blind (every input looks alike, the corpus shrinks to one).
-    coverage=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*' "$log" | tail -n 1 \
+    coverage=$({ grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*' "$log" || true; } | tail -n 1 \
         | sed 's/cov: \([0-9]*\) ft: \([0-9]*\) corp: \([0-9]*\)/\1 edges, \2 features, a corpus of \3/')
     if [ "$status" -eq 0 ] && [ -n "$coverage" ]; then
         echo "fuzz $target: ${runs:-?} executions in $seconds s (${rate:-?}/s), coverage $coverage, no crash, leak or timeout" >"$result"

@@ -43,6 +43,28 @@ hapticboard_of() {
     esac
 }
 
+# companion_ready LOG PID: waits (20 s at most) until the hapticboard-chip writing LOG says it is
+# ready; false when it exits first or never says so.
+companion_ready() {
+    local tries=0
+    until grep -q ': ready' "$1"; do
+        tries=$((tries + 1))
+        [ $tries -le 200 ] && kill -0 $2 2> /dev/null || return 1
+        sleep 0.1
+    done
+}
+
+# serve_answers SOCKET [OUT]: waits (30 s at most) until the traced `serve` answers GET /status on
+# SOCKET, its answer in OUT; false when it exits first or never answers.
+serve_answers() {
+    local tries=0
+    until curl -s --max-time 2 --unix-socket $1 http://localhost/status > ${2:-/dev/null} 2> /dev/null; do
+        tries=$((tries + 1))
+        [ $tries -le 600 ] && kill -0 $TRACED_PID 2> /dev/null || return 1
+        sleep 0.05
+    done
+}
+
 lane_setup() {
     for module in configfs irq-sim-ext gpio-sim i2c-dev soundcore snd snd-timer snd-pcm snd-aloop evdev uinput; do
         insmod /lib/modules/$module.ko || { fail "setup: insmod $module.ko"; return 1; }
@@ -78,12 +100,7 @@ lane_setup() {
 
     hapticboard-chip --bus /dev/i2c-0 --address 0x5a --enable-value $EN_VALUE --poll-us 4000 --verbose 2> /tmp/chip.log &
     CHIP_PID=$!
-    local tries=0
-    until grep -q ': ready' /tmp/chip.log; do
-        tries=$((tries + 1))
-        [ $tries -le 200 ] && kill -0 $CHIP_PID 2> /dev/null || { fail "setup: hapticboard-chip did not start: $(cat /tmp/chip.log)"; return 1; }
-        sleep 0.1
-    done
+    companion_ready /tmp/chip.log $CHIP_PID || { fail "setup: hapticboard-chip did not start: $(cat /tmp/chip.log)"; return 1; }
     cat /tmp/chip.log
 
     # Only processes started by `traced` (and their threads) are recorded: pid 1 makes no such
@@ -506,15 +523,11 @@ scenario_service() {
     binary=$(hapticboard_of $build)
     rm -f $socket
     traced_start /tmp/serve.out /tmp/serve.err $binary serve $PLAY_TIMING --board $BOARD --socket $socket
-    until curl -s --max-time 2 --unix-socket $socket http://localhost/status > /tmp/serve.status 2> /dev/null; do
-        tries=$((tries + 1))
-        if [ $tries -gt 600 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
-            kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
-            fail "serve ($build): never answered on $socket: $(first_line /tmp/serve.err)"
-            return
-        fi
-        sleep 0.05
-    done
+    if ! serve_answers $socket /tmp/serve.status; then
+        kill -KILL $TRACED_PID 2> /dev/null; traced_wait; traced_finish
+        fail "serve ($build): never answered on $socket: $(first_line /tmp/serve.err)"
+        return
+    fi
     started=$(grep -o '"powerState":"[a-z]*"' /tmp/serve.status)
     effect=$(curl -s --max-time 30 --unix-socket $socket -X POST 'http://localhost/play/effect/47?wait=true')
     cat $TRACING/trace > /tmp/serve.trace
@@ -549,15 +562,11 @@ scenario_service() {
 # transfer: they differ by one bus write, whatever the guest's speed. An onset is GO <- 1 or an
 # RTP_INPUT write that leaves silence. Both chips end stopped and in standby, both EN lines low.
 scenario_two_chips() {
-    local build=$1 binary status chip_b tries=0 verdict mode_a mode_b en_a en_b
+    local build=$1 binary status chip_b verdict mode_a mode_b en_a en_b
     binary=$(hapticboard_of $build)
     hapticboard-chip --bus /dev/i2c-1 --address 0x5a --enable-value $EN_B_VALUE --poll-us 4000 --verbose 2> /tmp/chip-b.log &
     chip_b=$!
-    until grep -q ': ready' /tmp/chip-b.log; do
-        tries=$((tries + 1))
-        [ $tries -le 200 ] && kill -0 $chip_b 2> /dev/null || { fail "two chips ($build): the second hapticboard-chip did not start: $(first_line /tmp/chip-b.log)"; return; }
-        sleep 0.1
-    done
+    companion_ready /tmp/chip-b.log $chip_b || { fail "two chips ($build): the second hapticboard-chip did not start: $(first_line /tmp/chip-b.log)"; return; }
     traced /tmp/dual.out /tmp/dual.err $binary play $PLAY_TIMING /lane/transients.ahap --board $DUAL_BOARD --quiet
     status=$?
     kill $chip_b; wait $chip_b 2> /dev/null
@@ -958,11 +967,9 @@ scenario_sdl_testhaptic() {
     uploaded=$(grep -c ' effect [0-9]*: ' /tmp/sdl.out)
     refused=$(grep -c 'UPLOADING EFFECT ERROR' /tmp/sdl.out)
     # "COUNT MAX_1 … MAX_COUNT": the stretches of drive and the highest RTP_INPUT in each.
-    stretches=$(timed_trace_events | awk '
-        function hex(text,   i, value) { value = 0; for (i = 1; i <= length(text); i++) value = value * 16 + index("0123456789abcdef", substr(text, i, 1)) - 1; return value }
-        $3 != "w" || $4 != "2" { next }
+    stretches=$(timed_rtp_writes | awk '
         {
-            v = hex($5); if (v > 127) v -= 256
+            v = $2; if (v > 127) v -= 256
             if (v > 0) {
                 if (!driving && (count == 0 || $1 - idle_since >= 0.5)) count++
                 driving = 1
@@ -1263,19 +1270,11 @@ scenario_enable_line_lost() {
         -e 's|standby-timeout-ms: .*|standby-timeout-ms: 300|' -e 's|off-timeout-ms: .*|off-timeout-ms: 1000|' $BOARD > /tmp/lost.yml
     hapticboard-chip --bus /dev/i2c-1 --address 0x5a --enable-value $en_value --poll-us 4000 2> /tmp/chip-lost.log &
     chip_b=$!
-    until grep -q ': ready' /tmp/chip-lost.log; do
-        tries=$((tries + 1))
-        [ $tries -le 200 ] && kill -0 $chip_b 2> /dev/null || break
-        sleep 0.1
-    done
+    # On to the end either way, so the gpio-sim device is removed: the verdict fails below.
+    companion_ready /tmp/chip-lost.log $chip_b || echo "lane: EN line lost ($build): the chip companion did not start: $(first_line /tmp/chip-lost.log)"
     rm -f $socket
     traced_start /tmp/lost.out /tmp/lost.err $binary serve $PLAY_TIMING --board /tmp/lost.yml --socket $socket
-    tries=0
-    until curl -s --max-time 2 --unix-socket $socket http://localhost/status > /dev/null 2>&1; do
-        tries=$((tries + 1))
-        [ $tries -le 600 ] && kill -0 $TRACED_PID 2> /dev/null || break
-        sleep 0.05
-    done
+    serve_answers $socket || echo "lane: EN line lost ($build): serve never answered on $socket"
     curl -sN --unix-socket $socket http://localhost/events > /tmp/lost.events 2> /dev/null &
     events=$!
     curl -s --max-time 10 --unix-socket $socket -X POST --data-binary "$(printf 'continuous 20s:\n  intensity: loud\n')" 'http://localhost/play/notation?outlive=true' > /tmp/lost.play

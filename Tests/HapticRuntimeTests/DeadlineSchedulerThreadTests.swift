@@ -45,6 +45,27 @@ final class DeadlineSchedulerThreadTests: XCTestCase {
         XCTAssertEqual(scheduler.metrics.lateness.maximum, .zero)
     }
 
+    /// The engine queues with `deferringWake` and pays the wake-up after running what was due, so
+    /// that a start's first write does not share the moment with the timing thread's wake-up.
+    func testADeferredWakeLeavesTheThreadAsleepUntilItIsPaid() throws {
+        let clock = VirtualClock(sleepAdvancesTime: false)
+        let scheduler = DeadlineScheduler(clock: clock)
+        let early = expectation(description: "early command ran")
+        scheduler.schedule(at: ms(10), class: .control, costKey: "k") {}
+        scheduler.startThread()
+        defer { scheduler.stopThread() }
+        XCTAssertNotNil(clock.waitForSleeper(deadlineAtOrBefore: ms(10)))
+
+        let (_, isDue) = scheduler.enqueue(at: ms(5), class: .control, costKey: "k", action: .closure { early.fulfill() }, deferringWake: true)
+        XCTAssertFalse(isDue)
+        XCTAssertNil(clock.waitForSleeper(deadlineAtOrBefore: ms(5), timeout: .milliseconds(50)), "not woken before the wake is paid")
+
+        scheduler.wakeTimingThreadIfOwed()
+        XCTAssertNotNil(clock.waitForSleeper(deadlineAtOrBefore: ms(5)), "woken, it sleeps toward 5 ms")
+        clock.advance(to: ms(5))
+        wait(for: [early], timeout: 10)
+    }
+
     func testIdleThreadPicksUpNewCommandsAndStopKeepsTheRestQueued() throws {
         let clock = VirtualClock(sleepAdvancesTime: false)
         let scheduler = DeadlineScheduler(clock: clock)

@@ -32,6 +32,8 @@ public final class HapticEngine: @unchecked Sendable {
     /// thread once the section ends (the scheduler's immediate path), not inside the section, where
     /// it would run before the caller finished its own bookkeeping.
     private var hasDueCommands = false
+    /// Commands queued under the lock whose wake-up of the timing thread waits for its release.
+    private var hasQueuedCommands = false
     private var nextPlayerID = 0
     /// Players with pending or sounding output.
     var activePlayers: [Int: HapticPatternPlayer] = [:]
@@ -355,14 +357,16 @@ public final class HapticEngine: @unchecked Sendable {
         defer {
             lockDepth -= 1
             var callbacks: [() -> Void] = []
-            var runDueCommands = false
+            var (runDueCommands, wakeScheduler) = (false, false)
             if lockDepth == 0 {
                 swap(&callbacks, &deferredCallbacks)
-                runDueCommands = hasDueCommands
-                hasDueCommands = false
+                (runDueCommands, wakeScheduler) = (hasDueCommands, hasQueuedCommands)
+                (hasDueCommands, hasQueuedCommands) = (false, false)
             }
             lock.unlock()
             if runDueCommands { scheduler.runDueCommandsOnCaller() }
+            // After the due commands: a start's first write does not wait for the timing thread's wake-up.
+            if wakeScheduler { scheduler.wakeTimingThreadIfOwed() }
             for callback in callbacks { callback() }
         }
         return try body()
@@ -371,8 +375,8 @@ public final class HapticEngine: @unchecked Sendable {
     /// Queues a command on the scheduler; one already due runs when the outermost locked section
     /// ends. Call under the lock.
     func enqueue(at deadline: MonotonicInstant, class commandClass: CommandClass, costKey: CostKey, expectedCost: Duration, action: ScheduledAction) -> ScheduledToken {
-        let (token, isDue) = scheduler.enqueue(at: deadline, class: commandClass, costKey: costKey, expectedCost: expectedCost, action: action)
-        if isDue { hasDueCommands = true }
+        let (token, isDue) = scheduler.enqueue(at: deadline, class: commandClass, costKey: costKey, expectedCost: expectedCost, action: action, deferringWake: true)
+        if isDue { hasDueCommands = true } else { hasQueuedCommands = true }
         return token
     }
 

@@ -48,6 +48,8 @@ public final class DeadlineScheduler: @unchecked Sendable {
     /// Whether a thread (the timing thread or a caller on the immediate path) is running actions:
     /// only the holder of this role takes commands out of `pending` and runs them.
     var isDispatching = false
+    /// Commands were queued with `deferringWake` since the timing thread last looked at the queue.
+    var owesWake = false
     /// The batch being run by the dispatch role's holder; kept so that taking due commands reuses
     /// its storage instead of allocating.
     var dueBuffer: [DueCommand] = []
@@ -94,26 +96,57 @@ public final class DeadlineScheduler: @unchecked Sendable {
 
     /// Queues a command without running it even when it is due (the engine runs what is due once
     /// its own bookkeeping is done, with `runDueCommandsOnCaller`); wakes the timing thread when the
-    /// command is earlier than what it waits for. Returns whether the command is due now with the
-    /// timing thread running, i.e. whether the caller may run it at once.
+    /// command is earlier than what it waits for, or with `deferringWake` leaves that to
+    /// `wakeTimingThreadIfOwed`. Returns whether the command is due now with the timing thread
+    /// running, i.e. whether the caller may run it at once.
     func enqueue(
         at deadline: MonotonicInstant, class commandClass: CommandClass, costKey: CostKey, expectedCost: Duration = .zero,
-        action: ScheduledAction
+        action: ScheduledAction, deferringWake: Bool = false
     ) -> (token: ScheduledToken, isDue: Bool) {
         condition.lock()
         let (token, dispatchInstant) = pending.insert(
             deadline: deadline, commandClass: commandClass, costKey: costKey, expectedCost: expectedCost, action: action
         )
         let isDue = timingThread != nil && dispatchInstant <= clock.now
-        let wakeSleeper = !isDue && (waitTarget.map { dispatchInstant < $0 } ?? false)
+        guard !isDue else {
+            condition.unlock()
+            return (token, isDue)
+        }
+        if deferringWake {
+            owesWake = true
+            condition.unlock()
+        } else {
+            wakeTimingThread(for: dispatchInstant)
+        }
+        return (token, isDue)
+    }
+
+    /// Makes the timing thread look at the queue again now that commands were queued with
+    /// `deferringWake`. The engine calls it after running what was due on its caller: waking the
+    /// timing thread first would put its wake-up (a futex call, and on a VM an interrupt to the
+    /// other core) and its competition for this lock between a start and its first write.
+    func wakeTimingThreadIfOwed() {
+        condition.lock()
+        guard owesWake, let earliest = pending.nextDispatchInstant() else {
+            owesWake = false
+            condition.unlock()
+            return
+        }
+        owesWake = false
+        wakeTimingThread(for: earliest)
+    }
+
+    /// Signals an idle timing thread and interrupts a sleeping or spinning one whose target is
+    /// later than `dispatchInstant`. Called with `condition` locked; unlocks it.
+    private func wakeTimingThread(for dispatchInstant: MonotonicInstant) {
+        let wakeSleeper = waitTarget.map { dispatchInstant < $0 } ?? false
         let sleeperToWake = wakeSleeper ? sleeper : nil
-        if !isDue { condition.signal() }
+        condition.signal()
         condition.unlock()
         if wakeSleeper {
             spinInterrupt.store(true, ordering: .releasing)
             sleeperToWake?.interrupt()
         }
-        return (token, isDue)
     }
 
     /// The immediate path: while the timing thread runs, runs every command due now on the calling

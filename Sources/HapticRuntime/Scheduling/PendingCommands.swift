@@ -19,6 +19,10 @@ struct PendingCommands {
     private struct CostQueue {
         var estimate: CostEstimate
         var heap = CommandHeap()
+        /// The head last found live, and `cancellations` then: while neither changed it still is,
+        /// so `earliest()` does not hash its token again (a set lookup per queue per call was most
+        /// of taking a due command).
+        var liveHead: (sequence: UInt64, cancellations: UInt64)?
     }
 
     /// Room made in advance for the commands in flight (a stream's queue, the live set): a
@@ -30,6 +34,8 @@ struct PendingCommands {
     private var queueIndex: [CostKey: Int] = [:]
     private var live = Set<ScheduledToken>(minimumCapacity: 2 * PendingCommands.reservedCommands)
     private var nextSequence: UInt64 = 0
+    /// Counts cancellations, so a head found live stays known live until the next one.
+    private var cancellations: UInt64 = 0
 
     /// Commands scheduled and neither run, dropped nor cancelled.
     var liveCount: Int { live.count }
@@ -59,10 +65,13 @@ struct PendingCommands {
     /// Forgets `token`'s command; false when it already ran, was dropped or cancelled.
     @discardableResult
     mutating func cancel(_ token: ScheduledToken) -> Bool {
-        live.remove(token) != nil
+        guard live.remove(token) != nil else { return false }
+        cancellations &+= 1
+        return true
     }
 
     mutating func cancelAll() {
+        cancellations &+= 1
         live.removeAll(keepingCapacity: true)
         for index in queues.indices {
             queues[index].heap.removeAll()
@@ -100,25 +109,34 @@ struct PendingCommands {
     mutating func takeDue(at now: MonotonicInstant, into due: inout [DueCommand]) {
         while let next = earliest() {
             let lead = queues[next.queue].estimate.leadNanoseconds
-            let isStream = if case .stream = queues[next.queue].heap.first?.commandClass { true } else { false }
-            guard next.dispatchInstant <= now || (isStream && next.dispatchInstant.nanoseconds <= now.nanoseconds + lead) else { return }
+            guard next.dispatchInstant <= now || (next.isStream && next.dispatchInstant.nanoseconds <= now.nanoseconds + lead) else { return }
             if let command = queues[next.queue].heap.removeFirst() {
                 due.append(DueCommand(command: command, dispatchInstant: next.dispatchInstant))
             }
         }
     }
 
-    private mutating func earliest() -> (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int)? {
-        var best: (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int)?
-        for index in queues.indices {
-            // Cancelled commands at the head would otherwise wake the thread for nothing.
-            while let head = queues[index].heap.first, !live.contains(head.token) {
-                _ = queues[index].heap.removeFirst()
+    /// The queue's first command not cancelled; cancelled ones at the head are discarded, since
+    /// they would otherwise wake the thread for nothing.
+    private mutating func liveHead(of index: Int) -> (deadline: MonotonicInstant, token: ScheduledToken, isStream: Bool)? {
+        while let head = queues[index].heap.firstOrder {
+            if let known = queues[index].liveHead, known == (head.token.sequence, cancellations) { return head }
+            if live.contains(head.token) {
+                queues[index].liveHead = (head.token.sequence, cancellations)
+                return head
             }
-            guard let head = queues[index].heap.first else { continue }
+            _ = queues[index].heap.removeFirst()
+        }
+        return nil
+    }
+
+    private mutating func earliest() -> (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int, isStream: Bool)? {
+        var best: (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int, isStream: Bool)?
+        for index in queues.indices {
+            guard let head = liveHead(of: index) else { continue }
             let instant = MonotonicInstant(nanoseconds: head.deadline.nanoseconds - queues[index].estimate.leadNanoseconds)
             if let current = best, (current.dispatchInstant, current.sequence) <= (instant, head.token.sequence) { continue }
-            best = (instant, head.token.sequence, index)
+            best = (instant, head.token.sequence, index, head.isStream)
         }
         return best
     }

@@ -73,6 +73,25 @@ final class ServeTests: XCTestCase {
         (try json(answer)["error"] as? [String: Any])?["code"] as? String
     }
 
+    /// A trigger's answer is written without JSONEncoder; it must be the bytes JSONEncoder writes.
+    func testTriggerAnswersAreTheBytesJSONEncoderWrites() throws {
+        let players = try [
+            #"{"id": 7, "name": "impact/rigid", "client": 2, "priority": 0, "actuators": ["main"], "duration": 0.021, "outlivesClient": false}"#,
+            #"{"id": 123456, "name": "say \"hi\"\\ \n\t\u0001 ünï/cødé", "client": 0, "priority": -3, "actuators": ["left", "right/2"], "duration": 2, "outlivesClient": true}"#,
+            #"{"id": 1, "name": "", "client": 1, "priority": 100, "actuators": [], "duration": 1e-7, "outlivesClient": false}"#,
+            #"{"id": 2, "name": "long", "client": 1, "priority": 1, "actuators": ["main"], "duration": 86400.125, "outlivesClient": false}"#,
+        ].map { try JSONDecoder().decode(ServicePlayerInfo.self, from: Data($0.utf8)) }
+        let responses = players.map { PlayResponse(player: $0, warnings: []) } + [
+            PlayResponse(player: players[0], warnings: ["a \"warning\"", "two/lines\nhere"]),
+            PlayResponse(player: nil, warnings: ["profile 'silent': nothing plays"]),
+        ]
+        for response in responses {
+            let encoded = String(decoding: try ServeAPI.jsonData(response), as: UTF8.self)
+            XCTAssertEqual(TriggerResponseJSON.text(of: response), encoded)
+        }
+        XCTAssertNil(TriggerResponseJSON.text(of: PlayResponse(player: players[0], warnings: [], ended: .finished)), "an answer with wait=true goes through JSONEncoder")
+    }
+
     func testHEADAnswersWhatGETWouldWithoutTheBody() throws {
         let url = "http://127.0.0.1:\(Self.port)/openapi.json"
         let head = try Self.exchange("HEAD", url, headers: ["Authorization": "Bearer \(Self.token)"])

@@ -126,7 +126,10 @@ struct ServeAPI: Sendable {
         guard options.wait else {
             let started = try service.play(playRequest, from: client)
             metrics.triggered(started.player != nil)
-            return try Self.json(PlayResponse(started), status: started.player == nil ? .ok : .created)
+            let response = PlayResponse(started)
+            let status: HTTPResponse.Status = started.player == nil ? .ok : .created
+            guard let text = TriggerResponseJSON.text(of: response) else { return try Self.json(response, status: status) }
+            return Self.json(text: text, status: status)
         }
         let waiter = PlayWaiter(service: service)
         let started = try waiter.play(playRequest, from: client)
@@ -159,13 +162,18 @@ struct ServeAPI: Sendable {
     // MARK: JSON
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try jsonData(value))))
     }
 
-    static func json(text: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    /// What every JSON answer is: keys sorted, slashes unescaped.
+    static func jsonData(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    static func json(text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
 
@@ -178,8 +186,12 @@ struct PlayResponse: Encodable {
     var report: PlaybackReport?
 
     init(_ started: HapticService.Started, ended: PlayerEndReason? = nil, report: PlaybackReport? = nil) {
-        player = started.player
-        warnings = started.warnings
+        self.init(player: started.player, warnings: started.warnings, ended: ended, report: report)
+    }
+
+    init(player: ServicePlayerInfo?, warnings: [String], ended: PlayerEndReason? = nil, report: PlaybackReport? = nil) {
+        self.player = player
+        self.warnings = warnings
         self.ended = ended
         self.report = report
     }

@@ -73,7 +73,7 @@ final class ServeTests: XCTestCase {
         (try json(answer)["error"] as? [String: Any])?["code"] as? String
     }
 
-    /// A trigger's answer is written without JSONEncoder; it must be the bytes JSONEncoder writes.
+    /// Trigger answers (HTTP and WebSocket) are written without JSONEncoder; they must be the bytes it writes.
     func testTriggerAnswersAreTheBytesJSONEncoderWrites() throws {
         let players = try [
             #"{"id": 7, "name": "impact/rigid", "client": 2, "priority": 0, "actuators": ["main"], "duration": 0.021, "outlivesClient": false}"#,
@@ -87,9 +87,15 @@ final class ServeTests: XCTestCase {
         ]
         for response in responses {
             let encoded = String(decoding: try ServeAPI.jsonData(response), as: UTF8.self)
-            XCTAssertEqual(TriggerResponseJSON.text(of: response), encoded)
+            XCTAssertEqual(TriggerAnswerJSON.text(of: response), encoded)
         }
-        XCTAssertNil(TriggerResponseJSON.text(of: PlayResponse(player: players[0], warnings: [], ended: .finished)), "an answer with wait=true goes through JSONEncoder")
+        XCTAssertNil(TriggerAnswerJSON.text(of: PlayResponse(player: players[0], warnings: [], ended: .finished)), "an answer with wait=true goes through JSONEncoder")
+        for id in [nil, JSONValue.number(3), .number(-0.5), .number(1e300), .string("req/1 \"x\"")] {
+            for (player, warnings) in [(players[1], [String]()), (nil, ["no actuator"])] {
+                let encoded = WebSocketSession.encode(WebSocketSession.Reply(op: "started", id: id, player: player, warnings: warnings))
+                XCTAssertEqual(TriggerAnswerJSON.started(id: id, player: player, warnings: warnings), encoded)
+            }
+        }
     }
 
     func testHEADAnswersWhatGETWouldWithoutTheBody() throws {

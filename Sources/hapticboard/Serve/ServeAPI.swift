@@ -128,7 +128,7 @@ struct ServeAPI: Sendable {
             metrics.triggered(started.player != nil)
             let response = PlayResponse(started)
             let status: HTTPResponse.Status = started.player == nil ? .ok : .created
-            guard let text = TriggerResponseJSON.text(of: response) else { return try Self.json(response, status: status) }
+            guard let text = TriggerAnswerJSON.text(of: response) else { return try Self.json(response, status: status) }
             return Self.json(text: text, status: status)
         }
         let waiter = PlayWaiter(service: service)

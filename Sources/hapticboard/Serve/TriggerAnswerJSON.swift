@@ -1,0 +1,64 @@
+import HapticRuntime
+
+/// The answers to a trigger — a play without `wait` over HTTP, a WebSocket `play` — written
+/// directly instead of through `JSONEncoder`: encoding them took about a fifth of a trigger's
+/// instructions in the service (callgrind over `hapticboard bench --service`: 68,000 of some
+/// 336,000 per HTTP request, 73,000 per WebSocket play), and triggers are what a kiosk or a game
+/// sends by the thousand. The bytes are those `JSONEncoder` writes for the same values with
+/// `ServeAPI`'s settings (keys sorted, slashes unescaped); `ServeTests` compares them.
+enum TriggerAnswerJSON {
+    /// `PlayResponse`'s JSON; nil for one with `ended` or a report (those go through `JSONEncoder`).
+    static func text(of response: PlayResponse) -> String? {
+        guard response.ended == nil, response.report == nil else { return nil }
+        return "{" + members(player: response.player, warnings: response.warnings) + "}"
+    }
+
+    /// The WebSocket answer to a `play`: `WebSocketSession.Reply(op: "started", …)`'s JSON.
+    static func started(id: JSONValue?, player: ServicePlayerInfo?, warnings: [String]) -> String {
+        var text = "{"
+        switch id {
+        case .number(let number): text += #""id":\#(self.number(number)),"#
+        case .string(let string): text += #""id":\#(quoted(string)),"#
+        case nil: break
+        }
+        return text + #""op":"started","# + members(player: player, warnings: warnings) + "}"
+    }
+
+    /// `"player":{…},"warnings":[…]` in key order; no player member without a player.
+    private static func members(player: ServicePlayerInfo?, warnings: [String]) -> String {
+        var text = ""
+        if let player {
+            text += #""player":{"actuators":["# + player.actuators.map(quoted).joined(separator: ",")
+            text += #"],"client":\#(player.client),"duration":\#(number(player.duration)),"id":\#(player.id),"#
+            text += #""name":\#(quoted(player.name)),"outlivesClient":\#(player.outlivesClient),"priority":\#(player.priority)},"#
+        }
+        return text + #""warnings":["# + warnings.map(quoted).joined(separator: ",") + "]"
+    }
+
+    /// A double as JSONEncoder writes it: Swift's shortest round-trip form, without a trailing `.0`.
+    private static func number(_ value: Double) -> String {
+        let text = value.description
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    /// A JSON string as JSONEncoder writes it: quote, backslash and control characters escaped.
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            case "\u{00}"..."\u{1F}":
+                let digits = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

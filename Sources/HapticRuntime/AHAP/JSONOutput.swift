@@ -57,25 +57,9 @@ indirect enum JSONOutput: Sendable {
         }
     }
 
-    /// A JSON string literal; control characters are escaped, everything else is written as is.
+    /// A JSON string literal (`JSONString.quoted`).
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case "\u{00}"..."\u{1F}":
-                let digits = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONString.quoted(text)
     }
 }
 
@@ -90,5 +74,31 @@ extension JSONOutput {
         case .bool(let flag): self = .bool(flag)
         case .null: self = .null
         }
+    }
+}
+
+/// JSON string literals as `JSONEncoder` writes them, for JSON written without it (AHAP output with
+/// its own key order, the service's trigger answers).
+public enum JSONString {
+    /// `text` quoted: quote, backslash and control characters escaped (`\n`, `\u001f`), everything
+    /// else — slashes and non-ASCII included — written as is.
+    public static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            case "\u{00}"..."\u{1F}":
+                let digits = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 }

@@ -18,7 +18,7 @@ enum TriggerAnswerJSON {
         var text = "{"
         switch id {
         case .number(let number): text += #""id":\#(self.number(number)),"#
-        case .string(let string): text += #""id":\#(quoted(string)),"#
+        case .string(let string): text += #""id":\#(JSONString.quoted(string)),"#
         case nil: break
         }
         return text + #""op":"started","# + members(player: player, warnings: warnings) + "}"
@@ -28,37 +28,16 @@ enum TriggerAnswerJSON {
     private static func members(player: ServicePlayerInfo?, warnings: [String]) -> String {
         var text = ""
         if let player {
-            text += #""player":{"actuators":["# + player.actuators.map(quoted).joined(separator: ",")
+            text += #""player":{"actuators":["# + player.actuators.map(JSONString.quoted).joined(separator: ",")
             text += #"],"client":\#(player.client),"duration":\#(number(player.duration)),"id":\#(player.id),"#
-            text += #""name":\#(quoted(player.name)),"outlivesClient":\#(player.outlivesClient),"priority":\#(player.priority)},"#
+            text += #""name":\#(JSONString.quoted(player.name)),"outlivesClient":\#(player.outlivesClient),"priority":\#(player.priority)},"#
         }
-        return text + #""warnings":["# + warnings.map(quoted).joined(separator: ",") + "]"
+        return text + #""warnings":["# + warnings.map(JSONString.quoted).joined(separator: ",") + "]"
     }
 
     /// A double as JSONEncoder writes it: Swift's shortest round-trip form, without a trailing `.0`.
     private static func number(_ value: Double) -> String {
         let text = value.description
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-    }
-
-    /// A JSON string as JSONEncoder writes it: quote, backslash and control characters escaped.
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case "\u{00}"..."\u{1F}":
-                let digits = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

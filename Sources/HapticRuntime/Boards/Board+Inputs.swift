@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
 
 /// The board's inputs as its file configures them (`inputs:`), checked.
 public struct BoardInputConfiguration: Sendable {

@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
 
 /// A board as its board file describes it — actuators, the chips or PCM devices in front of them,
 /// buses and switches, power timeouts, a sound output — checked and ready to open.

@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
 
 /// Rules for `inputs:`: lines that parse and are used once, encoders with two lines, bindings that
 /// name an input, a content and actuators that exist, and values in range.

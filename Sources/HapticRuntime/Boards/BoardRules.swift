@@ -2,7 +2,6 @@ import ActuatorHAL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
 #endif
 
 /// What a well-formed board file must satisfy beyond its shape: names that resolve, values in the

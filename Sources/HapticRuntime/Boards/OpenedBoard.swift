@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
 
 extension Board {
     /// Opens the board's actuators on `hardware`: every chip's bus, switch and EN line (held low,

@@ -1,5 +1,6 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What one actuator plays for a force-feedback effect: one repetition as a pattern — the
 /// effect's delay, then a HapticContinuous event whose HapticIntensityControl curve is the

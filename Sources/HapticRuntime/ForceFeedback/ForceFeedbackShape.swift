@@ -1,5 +1,6 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An effect's level over one repetition as an actuator plays it, 0…1, before the gain: the
 /// mapping from Linux force feedback to hapticboard drive, written down in docs/force-feedback.md.

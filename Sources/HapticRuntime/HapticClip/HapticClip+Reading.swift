@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension HapticClip {
     /// Reads the `.haptic` file at `url`: validated, its pattern made by Meta's mapping (see

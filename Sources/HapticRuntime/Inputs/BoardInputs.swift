@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
 
 /// A board's inputs running: every line requested, one reader thread each, edges decoded and
 /// played through the bindings (when a service is given; without one, edges are only decoded

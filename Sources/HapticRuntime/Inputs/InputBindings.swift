@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
 
 /// Plays a board's input bindings through a `HapticService`: the service's engine, scheduler,
 /// priorities and mixing, like any client's request (nothing here touches a driver).
@@ -32,7 +32,7 @@ public final class InputBindings: @unchecked Sendable {
         set { locked { reportValue = newValue } }
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var reportValue: (@Sendable (Report) -> Void)?
     /// Live players by binding index, newest last.
     private var players: [Int: [Int]] = [:]

@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
 
 /// Turns line edges into input events: software debounce for buttons whose line does not
 /// debounce in the kernel, quadrature decoding for encoders, and a cap on edges per line.
@@ -29,7 +29,7 @@ public final class InputDecoder: @unchecked Sendable {
     /// The shortest time between two flood warnings of one line.
     public static let warningInterval = Duration.seconds(1)
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var debouncers: [String: SoftwareDebouncer] = [:]
     private var encoders: [String: QuadratureDecoder] = [:]
     private var buckets: [LineRole: TokenBucket] = [:]

@@ -2,7 +2,6 @@ import ActuatorHAL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
 #endif
 
 /// Reads a content file in whichever format it is written, chosen by its extension:

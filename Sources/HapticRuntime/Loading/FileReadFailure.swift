@@ -1,7 +1,6 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc

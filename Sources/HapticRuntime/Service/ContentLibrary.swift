@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A folder of content the service plays by name, read once (at start and on reload): every
 /// file ContentLoader reads — AHAP, `.haptic`, notation, notes, and sounds when the platform can

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How much feedback events give, as feedbackd names it: `full` plays every profile's feedback of
 /// an event, `quiet` the quiet and silent ones, `silent` only the silent ones.

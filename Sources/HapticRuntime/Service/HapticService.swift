@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
 
 /// One long-running owner of a board: it keeps the engine warm and plays what clients ask for —
 /// content inline or from a library, ROM effects, the feedback vocabulary, named events — with
@@ -51,7 +51,7 @@ public final class HapticService: @unchecked Sendable {
     public let engine: HapticEngine
     public let scheduler: DeadlineScheduler
     public let limits: Limits
-    private let lock = NSRecursiveLock()
+    private let lock = Lock(recursive: true)
     private var libraryValue: ContentLibrary
     private var themeValue: FeedbackTheme?
     private var profileValue = FeedbackProfile.full

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a client asks the service to play.
 public enum ServiceContent: Sendable, Hashable {

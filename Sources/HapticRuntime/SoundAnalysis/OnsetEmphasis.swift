@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Places emphasis on the amplitude envelope where the sound has onsets, as the design tools do:
 /// a breakpoint is an onset candidate when the amplitude rose into it by at least the minimum

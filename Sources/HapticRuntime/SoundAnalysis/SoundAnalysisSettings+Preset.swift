@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension SoundAnalysisSettings {
     /// The settings of a preset file over these: a JSON object whose keys are setting names

@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
 
 /// Haptics for a sound file: decoded by the platform's decoder (libsndfile on Linux: WAV, FLAC,
 /// OGG/Vorbis, AIFF; any rate and channel count, mixed to one channel), analysed by

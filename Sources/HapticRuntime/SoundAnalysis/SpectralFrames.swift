@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ActuatorHAL
 
 /// What the spectrum says at one moment: brightness (the spectral centroid below the low-pass,

@@ -185,7 +185,7 @@ final class ForceFeedbackProviderTests: XCTestCase {
             if case .device(.deviceGone) = ending { ended.fulfill() }
         }
         rig.device.serviceHook = nil
-        rig.provider.start()
+        try rig.provider.start()
         rig.device.close()
         wait(for: [ended], timeout: 10)
         rig.run(for: 0.01)
@@ -214,7 +214,7 @@ final class ForceFeedbackProviderTests: XCTestCase {
     func testTheProvidersThreadAnswersBlockingClients() throws {
         let rig = try ForceFeedbackRig()
         rig.device.serviceHook = nil
-        rig.provider.start()
+        try rig.provider.start()
         defer { rig.provider.stop() }
         let id = try rig.client.upload(TestEffects.rumble(strong: 0xFFFF, weak: 0, length: 0))
         try rig.client.play(effectID: id, count: 1)
@@ -234,7 +234,7 @@ final class ForceFeedbackProviderTests: XCTestCase {
             if case .engineStopped = ending { ended.fulfill() }
         }
         rig.device.serviceHook = nil
-        rig.provider.start()
+        try rig.provider.start()
         let id = try rig.client.upload(TestEffects.ramp(length: 1000))
         try rig.client.play(effectID: id, count: 1)
         _ = try rig.client.upload(TestEffects.rumble(strong: 1, weak: 1, length: 10))

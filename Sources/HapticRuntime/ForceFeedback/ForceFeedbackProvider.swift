@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 import Logging
 import SystemPackage
 
@@ -88,9 +87,9 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     private var slots: [Int: Slot] = [:]
     private var gainValue = ForceFeedbackCode.fullGain
     private var counted = Counts()
-    private let lifecycle = NSCondition()
+    private let lifecycle = ConditionLock()
     private var reading = false
-    private var readerThread: Thread?
+    private var readerThread: PlatformThread?
     private var ended = false
     private var logger = Logger(label: "hapticboard.force-feedback")
 
@@ -124,23 +123,29 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     /// Answers requests on a thread of its own until `stop()` or the device goes away; stops
     /// with the engine. `threadSetup` readies that thread (`RealtimeThread.inputReader`: real-time
     /// priority just below the timing thread's, so a game's play is read at once under load).
-    public func start(threadSetup: (any TimingThreadSetup)? = nil) {
+    /// - Throws: `PlatformThreadError` when the system refuses a thread; nothing is answered then.
+    public func start(threadSetup: (any TimingThreadSetup)? = nil) throws(PlatformThreadError) {
         let previous = engine.stoppedHandler
         engine.stoppedHandler = { [weak self] reason in
             previous?(reason)
             guard let self else { return }
             self.end(.engineStopped(reason, fault: self.engine.lastFault))
         }
-        let thread = Thread { [self] in
-            _ = threadSetup?.configureCurrentThread()
-            readRequests()
+        // Held until `readerThread` is set: the thread's first look at `ended` waits for it.
+        lifecycle.lock()
+        reading = true
+        do {
+            readerThread = try PlatformThread.start(name: "hapticboard-ff") { [self] in
+                _ = threadSetup?.configureCurrentThread()
+                readRequests()
+            }
+            lifecycle.unlock()
+        } catch {
+            reading = false
+            lifecycle.unlock()
+            engine.stoppedHandler = previous
+            throw error
         }
-        thread.name = "hapticboard-ff"
-        lifecycle.withLock {
-            reading = true
-            readerThread = thread
-        }
-        thread.start()
     }
 
     /// Stops answering, stops every effect and removes the device. Safe from any thread (a
@@ -201,7 +206,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         device.interrupt()
         lifecycle.withLock {
             // The reading thread may be the caller (a failure it met): then it is already out.
-            while reading, Thread.current !== readerThread { lifecycle.wait() }
+            while reading, PlatformThread.current != readerThread { lifecycle.wait() }
         }
         stopEverything()
         device.close()

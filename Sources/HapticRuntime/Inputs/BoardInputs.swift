@@ -67,9 +67,16 @@ public final class BoardInputs: @unchecked Sendable {
 
     /// Starts every reader's thread, each set up by `threadSetup`: real-time priority just below
     /// the timing thread's (`RealtimeThread.inputPriority`), so a press is read at once under load.
-    public func start(threadSetup: (any TimingThreadSetup)? = nil) {
-        for reader in readers { reader.start(threadSetup: threadSetup) }
-        keyReader?.start(threadSetup: threadSetup)
+    /// - Throws: `PlatformThreadError` when the system refuses a thread; the readers already
+    ///   started are stopped again.
+    public func start(threadSetup: (any TimingThreadSetup)? = nil) throws(PlatformThreadError) {
+        do {
+            for reader in readers { try reader.start(threadSetup: threadSetup) }
+            try keyReader?.start(threadSetup: threadSetup)
+        } catch {
+            stop()
+            throw error
+        }
     }
 
     /// Stops the readers, then every held binding.

@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import Dispatch
 
 /// Reads an input device's keys (`inputs: evdev:`) on a thread of its own and hands each press
 /// and release of a mapped key to the bindings, inline, as `InputLineReader` does for a line.
@@ -9,7 +9,7 @@ public final class InputKeyReader: @unchecked Sendable {
     /// Input names by key code.
     private let names: [UInt16: [String]]
     private let bindings: InputBindings?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stopping = false
     private var started = false
     private var failureValue: KeySourceError?
@@ -44,23 +44,28 @@ public final class InputKeyReader: @unchecked Sendable {
     }
 
     /// Starts the reader's thread, set up by `threadSetup` (real-time priority, where permitted).
-    public func start(threadSetup: (any TimingThreadSetup)? = nil) {
+    /// - Throws: `PlatformThreadError` when the system refuses a thread; nothing is read then.
+    public func start(threadSetup: (any TimingThreadSetup)? = nil) throws(PlatformThreadError) {
+        // Set first, so a `stop` from now on waits for the thread.
         lock.withLock { started = true }
-        let thread = Thread { [self] in
-            _ = threadSetup?.configureCurrentThread()
-            while !lock.withLock({ stopping }) {
-                do throws(KeySourceError) {
-                    try step(timeout: InputLineReader.pollInterval)
-                } catch {
-                    lock.withLock { failureValue = error }
-                    failureHandler?(error)
-                    break
+        do {
+            _ = try PlatformThread.start(name: "hapticboard-keys") { [self] in
+                _ = threadSetup?.configureCurrentThread()
+                while !lock.withLock({ stopping }) {
+                    do throws(KeySourceError) {
+                        try step(timeout: InputLineReader.pollInterval)
+                    } catch {
+                        lock.withLock { failureValue = error }
+                        failureHandler?(error)
+                        break
+                    }
                 }
+                finished.signal()
             }
-            finished.signal()
+        } catch {
+            lock.withLock { started = false }
+            throw error
         }
-        thread.name = "hapticboard-keys"
-        thread.start()
     }
 
     /// Stops the thread and waits for it (at most one poll interval).

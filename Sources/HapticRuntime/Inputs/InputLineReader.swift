@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import Dispatch
 
 /// Reads one input line on a thread of its own and hands each edge to the decoder, then each
 /// event to the bindings, inline: no queue between the kernel's event buffer and the service,
@@ -15,9 +15,9 @@ public final class InputLineReader: @unchecked Sendable {
     public let role: InputDecoder.LineRole
     private let decoder: InputDecoder
     private let bindings: InputBindings?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stopping = false
-    private var thread: Thread?
+    private var thread: PlatformThread?
     private var failureValue: GPIOError?
     private let finished = DispatchSemaphore(value: 0)
     /// Called with every raw edge as the line reported it, before decoding (on the reader's thread).
@@ -69,8 +69,12 @@ public final class InputLineReader: @unchecked Sendable {
     public let clock: any MonotonicClock
 
     /// Starts the reader's thread.
-    public func start(threadSetup: (any TimingThreadSetup)? = nil) {
-        let thread = Thread { [self] in
+    /// - Throws: `PlatformThreadError` when the system refuses a thread; nothing is read then.
+    public func start(threadSetup: (any TimingThreadSetup)? = nil) throws(PlatformThreadError) {
+        // Held while the thread starts, so `stop` sees it (and waits for it) once it exists.
+        lock.lock()
+        defer { lock.unlock() }
+        thread = try PlatformThread.start(name: "hapticboard-input \(role.input)") { [self] in
             // A press waits on this thread before anything else: under load it must not queue
             // behind ordinary threads for a time slice.
             _ = threadSetup?.configureCurrentThread()
@@ -87,11 +91,6 @@ public final class InputLineReader: @unchecked Sendable {
             }
             finished.signal()
         }
-        thread.name = "hapticboard-input \(role.input)"
-        lock.lock()
-        self.thread = thread
-        lock.unlock()
-        thread.start()
     }
 
     /// Stops the thread and waits for it (at most one poll interval).

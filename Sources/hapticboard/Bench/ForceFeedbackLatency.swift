@@ -32,7 +32,7 @@ struct ForceFeedbackLatency {
         defer { engine.stop() }
         let device = SimulatedForceFeedbackDevice(setup: ForceFeedbackDeviceSetup(name: "hapticboard bench"))
         let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: ForceFeedbackLayout(strong: rig.actuator, weak: nil))
-        provider.start(threadSetup: realtime ? RealtimeThread.inputReader : nil)
+        try provider.start(threadSetup: realtime ? RealtimeThread.inputReader : nil)
         defer { provider.stop() }
         let client = device.connect()
         let id = try client.upload(Self.effect)

@@ -36,7 +36,7 @@ struct InputLatency {
         let decoder = InputDecoder(buttons: [("button", .zero, .low)], encoders: [])
         let bindings = InputBindings(service: service, bindings: [InputBinding(input: "button", trigger: .press, content: .effect(1))])
         let reader = InputLineReader(line: line, role: .button("button"), clock: clock, decoder: decoder, bindings: bindings)
-        reader.start(threadSetup: realtime ? RealtimeThread.inputReader : nil)
+        try reader.start(threadSetup: realtime ? RealtimeThread.inputReader : nil)
         defer { reader.stop() }
 
         // The presses come from a thread of their own standing in for the kernel, whose edge

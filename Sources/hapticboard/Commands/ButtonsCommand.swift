@@ -67,7 +67,7 @@ struct ButtonsCommand: ParsableCommand {
         if uinput {
             let device = try board.opened.hardware.createForceFeedbackDevice(board.board.forceFeedbackSetup)
             provider = try ForceFeedbackProvider(device: device, engine: service.engine, layout: board.board.forceFeedbackLayout)
-            provider?.start(threadSetup: RealtimeThread.inputReader)
+            try provider?.start(threadSetup: RealtimeThread.inputReader)
             FileHandle.standardOutput.write(Data("hapticboard buttons: input device \(device.clientPath ?? "(uinput)") '\(device.setup.name)'\n".utf8))
         }
         defer { provider?.stop() }
@@ -81,7 +81,7 @@ struct ButtonsCommand: ParsableCommand {
         inputs.keyReader?.failureHandler = { error in printer.say("hapticboard buttons: keys stopped: \(error)") }
         inputs.decoder.warningHandler = { printer.say("hapticboard buttons: warning: \($0)") }
         inputs.bindings?.reportHandler = { printer.report($0) }
-        inputs.start(threadSetup: RealtimeThread.inputReader)
+        try inputs.start(threadSetup: RealtimeThread.inputReader)
         defer { inputs.stop() }
         let lines = inputs.readers.map { "\($0.role.input)=\($0.line.name)\($0.line.kernelDebounce > .zero ? " (kernel debounce)" : "")" }
             + (inputs.keyReader.map { ["keys of \($0.source.path)"] } ?? [])

@@ -70,7 +70,7 @@ struct RumbleCommand: ParsableCommand {
         let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: board.board.forceFeedbackLayout)
         ended.provider = provider
         provider.endedHandler = { ending in ended.finish(ending) }
-        provider.start(threadSetup: RealtimeThread.inputReader)
+        try provider.start(threadSetup: RealtimeThread.inputReader)
         defer { provider.stop() }
         let layout = provider.layout
         let motors = layout.weak.map { "strong \(layout.strong), weak \($0)" } ?? "everything on \(layout.strong)"

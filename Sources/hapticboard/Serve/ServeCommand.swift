@@ -129,7 +129,7 @@ struct ServeCommand: AsyncParsableCommand {
                 reader.failureHandler = { [logger] role, error in logger.error("input \(role.input) stopped: \(error)") }
             }
             inputs?.keyReader?.failureHandler = { [logger] error in logger.error("input keys stopped: \(error)") }
-            inputs?.start(threadSetup: RealtimeThread.inputReader)
+            try inputs?.start(threadSetup: RealtimeThread.inputReader)
             defer { inputs?.stop() }
             let clients = ServeClients(service: service, overrideUIDs: Set(overrideUID), tokenHoldersMayOverride: false, logger: logger)
             let api = ServeAPI(service: service, clients: clients, board: try BoardShowReport(board: board.opened, calibrations: try state.store.load()), metrics: ServeMetrics(service: service))
@@ -180,7 +180,12 @@ struct ServeCommand: AsyncParsableCommand {
         let device = try board.opened.hardware.createForceFeedbackDevice(board.board.forceFeedbackSetup)
         let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: board.board.forceFeedbackLayout)
         provider.endedHandler = { ending in logger.error("force feedback ended: \(ending)") }
-        provider.start(threadSetup: RealtimeThread.inputReader)
+        do {
+            try provider.start(threadSetup: RealtimeThread.inputReader)
+        } catch {
+            provider.stop() // removes the device it created
+            throw error
+        }
         logger.notice("force feedback: \(device.clientPath ?? "a uinput device") '\(device.setup.name)'")
         return provider
     }

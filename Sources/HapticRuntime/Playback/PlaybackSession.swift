@@ -1,5 +1,5 @@
 import ActuatorHAL
-import Foundation
+import FoundationEssentials
 
 /// Plays content on a board's actuators, one item after the other (again and again with
 /// `loop`), with the board's sound output, power management and a report at the end: what
@@ -308,7 +308,7 @@ public final class PlaybackSession {
 
 /// How the current player ended, handed from the engine's handler thread to the waiting one.
 private final class FinishSignal: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     /// nil: still playing; `.some(nil)`: ended; `.some(error)`: cut by the engine.
     private var state: (any Error)??
 
@@ -331,7 +331,7 @@ private final class FinishSignal: @unchecked Sendable {
     func wait(for duration: Duration) {
         condition.withLock {
             guard state == nil else { return }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: duration.secondsValue))
+            _ = condition.wait(until: ConditionLock.monotonicNow + duration)
         }
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+import Foundation
 #endif
 
 /// Apple Haptic Audio Pattern files: reading them into a `HapticPattern` the way Core Haptics

@@ -1,6 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+import Foundation
 #endif
 
 /// Turns a parsed AHAP document into a `HapticPattern` under Apple's rules — missing keys take

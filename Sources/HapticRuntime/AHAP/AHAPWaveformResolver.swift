@@ -1,6 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import ActuatorHAL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+import Foundation
 #endif
 
 /// A `HapticEngine`'s sound: one output stream, the sounds its content names, and the renderer

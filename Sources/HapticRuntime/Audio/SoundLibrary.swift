@@ -2,6 +2,7 @@ import ActuatorHAL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+import Foundation
 #endif
 
 /// The sound files a piece of content names, decoded once at the output rate.

@@ -2,6 +2,7 @@ import ActuatorHAL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+import Foundation
 #endif
 
 /// What a well-formed board file must satisfy beyond its shape: names that resolve, values in the

@@ -2,6 +2,7 @@ import ActuatorHAL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+import Foundation
 #endif
 
 /// Plays haptic patterns on a board's actuators with Core Haptics semantics: players scheduled on

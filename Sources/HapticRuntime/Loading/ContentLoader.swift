@@ -2,6 +2,7 @@ import ActuatorHAL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+import Foundation
 #endif
 
 /// Reads a content file in whichever format it is written, chosen by its extension:

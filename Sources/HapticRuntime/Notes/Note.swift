@@ -1,6 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+import Foundation
 #endif
 
 /// A Piano-style note: one step of a list that plays haptic feedback, Taptic Engine booms,

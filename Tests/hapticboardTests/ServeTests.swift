@@ -96,6 +96,7 @@ final class ServeTests: XCTestCase {
                 XCTAssertEqual(TriggerAnswerJSON.started(id: id, player: player, warnings: warnings), encoded)
             }
         }
+        XCTAssertNil(TriggerAnswerJSON.started(id: .number(.infinity), player: players[0], warnings: []), "JSONEncoder's refusal is kept")
     }
 
     func testHEADAnswersWhatGETWouldWithoutTheBody() throws {

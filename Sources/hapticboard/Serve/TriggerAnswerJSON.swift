@@ -9,15 +9,19 @@ import HapticRuntime
 enum TriggerAnswerJSON {
     /// `PlayResponse`'s JSON; nil for one with `ended` or a report (those go through `JSONEncoder`).
     static func text(of response: PlayResponse) -> String? {
-        guard response.ended == nil, response.report == nil else { return nil }
+        guard response.ended == nil, response.report == nil, response.player?.duration.isFinite ?? true else { return nil }
         return "{" + members(player: response.player, warnings: response.warnings) + "}"
     }
 
-    /// The WebSocket answer to a `play`: `WebSocketSession.Reply(op: "started", …)`'s JSON.
-    static func started(id: JSONValue?, player: ServicePlayerInfo?, warnings: [String]) -> String {
+    /// The WebSocket answer to a `play`: `WebSocketSession.Reply(op: "started", …)`'s JSON; nil
+    /// where `JSONEncoder` would refuse a value (an id of 1e400 reads as infinity).
+    static func started(id: JSONValue?, player: ServicePlayerInfo?, warnings: [String]) -> String? {
+        guard player?.duration.isFinite ?? true else { return nil }
         var text = "{"
         switch id {
-        case .number(let number): text += #""id":\#(self.number(number)),"#
+        case .number(let number):
+            guard number.isFinite else { return nil }
+            text += #""id":\#(self.number(number)),"#
         case .string(let string): text += #""id":\#(JSONString.quoted(string)),"#
         case nil: break
         }

@@ -66,6 +66,7 @@ struct WebSocketSession {
                 let started = try api.service.play(try Self.playRequest(object), from: client)
                 api.metrics.triggered(started.player != nil)
                 return TriggerAnswerJSON.started(id: id, player: started.player, warnings: started.warnings)
+                    ?? Self.encode(Reply(op: "started", id: id, player: started.player, warnings: started.warnings))
             case "stop":
                 try Self.allow(object, ["op", "id", "player"])
                 guard let player = object["player"] as? Int else { throw ServiceError(.invalidRequest, "expected the player's id", pointer: "/player") }

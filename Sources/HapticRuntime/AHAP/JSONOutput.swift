@@ -16,7 +16,7 @@ indirect enum JSONOutput: Sendable {
         let outer = String(repeating: " ", count: indentation * 4)
         switch self {
         case .object(let members):
-            let lines = members.map { inner + Self.quoted($0.key) + ": " + $0.value.rendered(indentation: indentation + 1) }
+            let lines = members.map { inner + JSONString.quoted($0.key) + ": " + $0.value.rendered(indentation: indentation + 1) }
             return "{\n" + lines.joined(separator: ",\n") + "\n" + outer + "}"
         case .array(let elements):
             let lines = elements.map { inner + $0.rendered(indentation: indentation + 1) }
@@ -31,11 +31,11 @@ indirect enum JSONOutput: Sendable {
         switch self {
         case .object(let members):
             if members.isEmpty { return "{}" }
-            return "{ " + members.map { Self.quoted($0.key) + ": " + $0.value.compact }.joined(separator: ", ") + " }"
+            return "{ " + members.map { JSONString.quoted($0.key) + ": " + $0.value.compact }.joined(separator: ", ") + " }"
         case .array(let elements):
             if elements.isEmpty { return "[]" }
             return "[ " + elements.map(\.compact).joined(separator: ", ") + " ]"
-        case .string(let text): return Self.quoted(text)
+        case .string(let text): return JSONString.quoted(text)
         case .number(let text): return text
         case .bool(let flag): return flag ? "true" : "false"
         case .null: return "null"
@@ -55,11 +55,6 @@ indirect enum JSONOutput: Sendable {
         case .array(let elements): elements.allSatisfy(\.isScalar)
         default: true
         }
-    }
-
-    /// A JSON string literal (`JSONString.quoted`).
-    static func quoted(_ text: String) -> String {
-        JSONString.quoted(text)
     }
 }
 

@@ -44,8 +44,6 @@ struct ScheduledCommand: Sendable {
 struct CommandHeap {
     private var items: [ScheduledCommand] = []
 
-    var first: ScheduledCommand? { items.isEmpty ? nil : items[0] }
-
     /// What ordering needs of the first command, read without copying it: a copy retains and
     /// releases its key's strings and its action, and the queue looks at every head often.
     var firstOrder: (deadline: MonotonicInstant, token: ScheduledToken, isStream: Bool)? {
@@ -55,6 +53,7 @@ struct CommandHeap {
             return (heap[0].deadline, heap[0].token, isStream)
         }
     }
+
     var isEmpty: Bool { items.isEmpty }
     var count: Int { items.count }
 

@@ -64,13 +64,14 @@ struct ButtonsCommand: ParsableCommand {
         try service.start(timing: RealtimeThread())
         defer { service.shutDown() }
         var provider: ForceFeedbackProvider?
+        // Stopped however this ends, a refused thread included: the uinput device goes with it.
+        defer { provider?.stop() }
         if uinput {
             let device = try board.opened.hardware.createForceFeedbackDevice(board.board.forceFeedbackSetup)
             provider = try ForceFeedbackProvider(device: device, engine: service.engine, layout: board.board.forceFeedbackLayout)
             try provider?.start(threadSetup: RealtimeThread.inputReader)
             FileHandle.standardOutput.write(Data("hapticboard buttons: input device \(device.clientPath ?? "(uinput)") '\(device.setup.name)'\n".utf8))
         }
-        defer { provider?.stop() }
         let inputs = try BoardInputs(configuration, hardware: board.opened.hardware, service: service, forceFeedback: provider)
         let printer = ButtonPrinter(clock: board.opened.clock)
         for reader in inputs.readers {

@@ -70,8 +70,9 @@ struct RumbleCommand: ParsableCommand {
         let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: board.board.forceFeedbackLayout)
         ended.provider = provider
         provider.endedHandler = { ending in ended.finish(ending) }
-        try provider.start(threadSetup: RealtimeThread.inputReader)
+        // Stopped however this ends, a refused thread included: the uinput device goes with it.
         defer { provider.stop() }
+        try provider.start(threadSetup: RealtimeThread.inputReader)
         let layout = provider.layout
         let motors = layout.weak.map { "strong \(layout.strong), weak \($0)" } ?? "everything on \(layout.strong)"
         // Written unbuffered, so whoever waits for the node (a script, the kernel lane) sees it at once.

@@ -28,6 +28,8 @@ final class ServeTests: XCTestCase {
         let library = folder.appendingPathComponent("library")
         try? FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
         try? "loud sharp\n. 0.1s\nsoft dull\n".write(to: library.appendingPathComponent("success.hnl"), atomically: true, encoding: .utf8)
+        // Longer than the service's 30 s limit: in the library, but never played.
+        try? "loud sharp\n. 31s\nsoft dull\n".write(to: library.appendingPathComponent("too-long.hnl"), atomically: true, encoding: .utf8)
         try? token.write(to: folder.appendingPathComponent("token"), atomically: true, encoding: .utf8)
         try? #"{ "name": "t", "profiles": [ { "name": "quiet", "feedbacks": [ { "event-name": "button-pressed", "type": "VibraRumble", "duration": 12 } ] } ] }"#
             .write(to: folder.appendingPathComponent("theme.json"), atomically: true, encoding: .utf8)
@@ -102,16 +104,17 @@ final class ServeTests: XCTestCase {
     func testHEADAnswersWhatGETWouldWithoutTheBody() throws {
         let url = "http://127.0.0.1:\(Self.port)/openapi.json"
         let head = try Self.exchange("HEAD", url, headers: ["Authorization": "Bearer \(Self.token)"])
+        let get = try request(.get, "/openapi.json")
         XCTAssertEqual(head.status, 200)
         XCTAssertEqual(head.headers["content-type"], "application/json")
-        XCTAssertEqual(head.headers["content-length"], "\(OpenAPIDocument.text.utf8.count)")
+        XCTAssertEqual(head.headers["content-length"], "\(get.body.count)")
     }
 
     func testStatusBoardAndOpenAPIAnswer() throws {
         let status = try request(.get, "/status").decoded(ServiceStatus.self)
         XCTAssertEqual(status.board, "sim")
         XCTAssertEqual(status.actuators.map(\.name), ["main"])
-        XCTAssertEqual(status.library, ["success"])
+        XCTAssertEqual(status.library, ["success", "too-long"])
         XCTAssertEqual(status.theme, "t")
         XCTAssertEqual((try json(request(.get, "/board"))["board"] as? String), "sim")
         XCTAssertEqual((try json(request(.get, "/openapi.json"))["openapi"] as? String), "3.1.0")
@@ -135,7 +138,7 @@ final class ServeTests: XCTestCase {
 
     func testRefusalsAreJSONWithReasonCodesAndPointers() throws {
         let badAHAP = try request(.post, "/play/ahap", body: #"{ "Pattern": [ { "Event": { "Time": "soon", "EventType": "HapticTransient" } } ] }"#)
-        XCTAssertEqual(badAHAP.status, 400)
+        XCTAssertEqual(badAHAP.status, 422, "well-formed JSON that is not an AHAP document")
         let error = try XCTUnwrap(try json(badAHAP)["error"] as? [String: Any])
         XCTAssertEqual(error["code"] as? String, "invalid-content")
         XCTAssertEqual(error["pointer"] as? String, "/Pattern/0/Event/Time")
@@ -145,12 +148,14 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try errorCode(request(.post, "/play/notation?priority=high", body: "loud sharp")), "invalid-request")
         XCTAssertEqual(try errorCode(request(.post, "/play/notation?volume=11", body: "loud sharp")), "invalid-request")
         XCTAssertEqual(try errorCode(request(.post, "/play/notation?actuator=left", body: "loud sharp")), "unknown-actuator")
+        XCTAssertEqual(try errorCode(request(.post, "/feedback/selection?actuator=")), "invalid-request", "an empty name is not every actuator")
+        XCTAssertEqual(try errorCode(request(.post, "/feedback/selection?actuator=main,")), "invalid-request")
         XCTAssertEqual(try errorCode(request(.put, "/profile", body: #"{"profile": "quiet", "volume": 3}"#)), "invalid-request")
         XCTAssertEqual(try errorCode(request(.post, "/prepare", body: #"{"keepAwakeMs": "long"}"#)), "invalid-request")
         XCTAssertEqual(try errorCode(request(.post, "/events/phone-incoming-call")), "unknown-event")
         XCTAssertEqual(try request(.get, "/no-such-route").status, 404)
         let empty = try request(.post, "/play/notation")
-        XCTAssertEqual(empty.status, 400)
+        XCTAssertEqual(empty.status, 422)
         XCTAssertEqual(try errorCode(empty), "invalid-content", "a play without content is a client's mistake, not silence")
         let tooLarge = try request(.post, "/play/notation", body: String(repeating: "# padding\n", count: 120_000))
         XCTAssertEqual(tooLarge.status, 413)
@@ -210,6 +215,29 @@ final class ServeTests: XCTestCase {
         let plain = try head("GET /ws")
         XCTAssertEqual(plain.status, 426)
         XCTAssertTrue(plain.head.contains("\r\nupgrade: websocket"), plain.head)
+    }
+
+    /// A WebSocket handshake that cannot succeed is answered (RFC 6455 §4.2.1–4.2.2): 400 without
+    /// a 16-byte Sec-WebSocket-Key or a version, 426 with the version spoken for another version; NIO's upgrader
+    /// alone closed the connection without any answer. A good one still upgrades.
+    func testABadWebSocketHandshakeIsAnsweredWithWhatIsWrong() throws {
+        func handshake(_ headers: String) throws -> (status: Int, head: String, closed: Bool) {
+            let connection = try RawHTTPConnection(socketPath: Self.socketPath, receiveTimeout: .seconds(30))
+            try connection.send(raw: "GET /ws HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\(headers)\r\n")
+            let status = try connection.readResponse()
+            return (status, connection.lastHead.lowercased(), status == 101 ? false : try connection.isClosedByTheService())
+        }
+        let key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        for missing in ["Sec-WebSocket-Version: 13\r\n", "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: c2hvcnQ=\r\n", key] {
+            let answer = try handshake(missing)
+            XCTAssertEqual(answer.status, 400, missing)
+            XCTAssertTrue(answer.head.contains("content-type: application/json"), answer.head)
+            XCTAssertTrue(answer.closed, "the connection ends after the answer")
+        }
+        let otherVersion = try handshake(key + "Sec-WebSocket-Version: 8\r\n")
+        XCTAssertEqual(otherVersion.status, 426)
+        XCTAssertTrue(otherVersion.head.contains("\r\nsec-websocket-version: 13"), otherVersion.head)
+        XCTAssertEqual(try handshake(key + "Sec-WebSocket-Version: 13\r\n").status, 101)
     }
 
     /// A kiosk page served from another origin calls the TCP listener as a browser does: a
@@ -389,6 +417,58 @@ final class ServeTests: XCTestCase {
         XCTAssertTrue(waitUntil { events.ended })
         XCTAssertNil(events.failure, "the event stream broke instead of ending")
         XCTAssertTrue(events.all.contains { $0.contains("player-ended") && $0.contains(#""reason":"shut-down""#) }, "\(events.all)")
+    }
+
+    /// The served document is the checked-in one with this service's names as enums: its board's
+    /// actuators, the library items it plays (not the one over its limit) and its theme's events.
+    /// Every value the document allows in a feedback path plays: a client generating requests from
+    /// it (Schemathesis does) meets no schema-valid request that is refused.
+    func testTheServedDocumentNamesWhatThisServicePlays() throws {
+        let served = try json(request(.get, "/openapi.json"))
+        func enumeration(_ path: [String], parameter: Int = 0) -> [String]? {
+            var node: Any? = served
+            for key in path { node = (node as? [String: Any])?[key] }
+            let parameters = node as? [[String: Any]]
+            let schema = (parameters?[parameter]["schema"] ?? (node as? [String: Any])?["schema"]) as? [String: Any]
+            return schema?["enum"] as? [String]
+        }
+        XCTAssertEqual(enumeration(["components", "parameters", "actuator"]), ["main"])
+        XCTAssertEqual(enumeration(["paths", "/play/library/{name}", "post", "parameters"]), ["success"])
+        XCTAssertEqual(enumeration(["paths", "/events/{name}", "post", "parameters"]), ["button-pressed"])
+        XCTAssertEqual(try errorCode(request(.post, "/play/library/too-long")), "pattern-too-long")
+
+        let paths = try XCTUnwrap(served["paths"] as? [String: Any])
+        for path in paths.keys.sorted() where path.hasPrefix("/feedback/") {
+            let values = path.hasSuffix("}") ? try XCTUnwrap(enumeration(["paths", path, "post", "parameters"]), path) : [""]
+            for value in values {
+                let concrete = path.hasSuffix("}") ? String(path[..<path.lastIndex(of: "/")!]) + "/" + value : path
+                let answer = try request(.post, concrete + "?actuator=main&wait=true")
+                XCTAssertEqual(answer.status, 200, "\(concrete): \(String(decoding: answer.body, as: UTF8.self))")
+            }
+        }
+
+        // Elsewhere, the checked-in document.
+        let checkedIn = try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.text.utf8))
+        XCTAssertEqual(Self.differences(served, checkedIn), [
+            "/components/parameters/actuator/schema/enum", "/paths/~1events~1{name}/post/parameters/0/schema/enum",
+            "/paths/~1play~1library~1{name}/post/parameters/0/schema/enum",
+        ])
+    }
+
+    /// JSON pointers (RFC 6901) to where two JSON documents differ, sorted.
+    private static func differences(_ first: Any?, _ second: Any?, at pointer: String = "") -> [String] {
+        switch (first, second) {
+        case (let first as [String: Any], let second as [String: Any]):
+            return Set(first.keys).union(second.keys).sorted().flatMap { key in
+                differences(first[key], second[key], at: pointer + "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1"))
+            }
+        case (let first as [Any], let second as [Any]) where first.count == second.count:
+            return zip(first, second).enumerated().flatMap { differences($1.0, $1.1, at: pointer + "/\($0)") }
+        case (let first as NSObject, let second as NSObject):
+            return first == second ? [] : [pointer]
+        default:
+            return first == nil && second == nil ? [] : [pointer]
+        }
     }
 
     /// Every route the router serves is in the OpenAPI document, and every path of the document is served.

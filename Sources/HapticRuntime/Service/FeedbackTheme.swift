@@ -58,6 +58,13 @@ public struct FeedbackTheme: Sendable {
         profiles.values.contains { $0[event] != nil } || parent.first?.names(event) == true
     }
 
+    /// Every event this theme or its parent names, at any profile, sorted.
+    public var eventNames: [String] {
+        var names = Set(profiles.values.flatMap(\.keys))
+        if let parent = parent.first { names.formUnion(parent.eventNames) }
+        return names.sorted()
+    }
+
     /// Feedback types the theme holds that play nothing here.
     public var skippedTypes: Set<String> {
         var types = Set(profiles.values.flatMap(\.values).compactMap { feedback -> String? in

@@ -233,6 +233,18 @@ public final class HapticService: @unchecked Sendable {
     public var library: ContentLibrary { locked { libraryValue } }
     public var theme: FeedbackTheme? { locked { themeValue } }
 
+    /// The content library's names this service plays: those within its limits (`maximumEvents`,
+    /// and `maximumDuration` on every actuator, as `play` checks them). A request for another is
+    /// refused (`too-many-events`, `pattern-too-long`).
+    public var playableLibraryNames: [String] {
+        let library = self.library
+        return library.names.filter { name in
+            guard let pattern = library.items[name]?.pattern, pattern.events.count <= limits.maximumEvents else { return false }
+            let duration = engine.locked { engine.channels.map { engine.compile(pattern, for: $0).duration }.max() ?? 0 }
+            return duration <= limits.maximumDuration.secondsValue
+        }
+    }
+
     /// Replaces the library and theme (on SIGHUP); players already playing go on.
     public func reload(library: ContentLibrary, theme: FeedbackTheme?) {
         locked {

@@ -33,7 +33,7 @@ struct ServeAPI: Sendable {
         if !allowedOrigins.isEmpty { router.middlewares.add(AllowedOriginsMiddleware(origins: allowedOrigins)) }
         router.middlewares.add(ServeErrorMiddleware(service: service, routes: routes))
         if let token { router.middlewares.add(BearerTokenMiddleware(token: token, service: service)) }
-        router.get("/openapi.json") { _, _ in Self.json(text: OpenAPIDocument.text) }
+        router.get("/openapi.json") { _, _ in Self.json(text: OpenAPIDocument.served(by: service)) }
         router.get("/status") { _, _ in try Self.json(service.status) }
         router.get("/board") { _, _ in try Self.json(board) }
         router.get("/players") { _, _ in try Self.json(service.players) }
@@ -56,15 +56,17 @@ struct ServeAPI: Sendable {
         router.post("/play/effect/:id") { request, context in
             try await play(request, context, content: .effect(try context.parameters.require("id", as: Int.self)))
         }
-        router.post("/feedback/:kind") { request, context in
-            let intensity = try PlayOptions.double(request.uri.queryParameters, "intensity") ?? 1
-            return try await play(request, context, content: try Self.feedback(kind: context.parameters.require("kind"), intensity: intensity))
-        }
-        router.post("/feedback/:kind/:style") { request, context in
-            let kind = try context.parameters.require("kind")
-            let style = try context.parameters.require("style")
-            let intensity = try PlayOptions.double(request.uri.queryParameters, "intensity") ?? 1
-            return try await play(request, context, content: try Self.feedback(kind: kind, style: style, intensity: intensity))
+        // A route per feedback, as the document has them: each style is an enum of its own kind.
+        let feedbackRoutes: [(path: String, kind: String, style: String?)] = [
+            ("/feedback/selection", "selection", nil), ("/feedback/impact", "impact", nil),
+            ("/feedback/impact/:style", "impact", "style"), ("/feedback/notification/:type", "notification", "type"),
+        ]
+        for route in feedbackRoutes {
+            router.post(RouterPath(route.path)) { request, context in
+                let style = try route.style.map { try context.parameters.require($0) }
+                let intensity = try PlayOptions.double(request.uri.queryParameters, "intensity") ?? 1
+                return try await play(request, context, content: try Self.feedback(kind: route.kind, style: style, intensity: intensity))
+            }
         }
         router.post("/events/:name") { request, context in
             try await play(request, context, content: .event(try context.parameters.require("name")))
@@ -211,7 +213,11 @@ struct PlayOptions {
         for (key, _) in query where !Self.known.contains(String(key)) {
             throw ServeError(ServiceError(.invalidRequest, "unknown query parameter '\(key)'; expected \(Self.known.sorted().joined(separator: ", "))", pointer: "?\(key)"))
         }
-        let named = query.getAll("actuator").flatMap { $0.split(separator: ",").map(String.init) }
+        let named = query.getAll("actuator").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        // `actuator=` is a client whose name came out empty, not a request for every actuator.
+        guard !named.contains("") else {
+            throw ServeError(ServiceError(.invalidRequest, "an empty actuator name; leave 'actuator' out to play on every actuator", pointer: "?actuator"))
+        }
         actuators = named.isEmpty ? nil : named
         priority = try Self.integer(query, "priority") ?? 0
         outlive = try Self.bool(query, "outlive") ?? false

@@ -24,7 +24,8 @@ extension ServeAPI {
     }
 }
 
-/// Hummingbird's HTTP/1.1 and WebSocket channel with `HTTP10ConnectionHandler` after its decoder.
+/// Hummingbird's HTTP/1.1 and WebSocket channel with `WebSocketHandshakeCheck` and
+/// `HTTP10ConnectionHandler` after its decoder.
 struct HTTP1WebSocketServeChannel: ServerChildChannel {
     let base: HTTP1WebSocketUpgradeChannel
 
@@ -33,6 +34,7 @@ struct HTTP1WebSocketServeChannel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(HTTP10ConnectionHandler(), position: .after(decoder))
+            try pipeline.addHandler(WebSocketHandshakeCheck(), position: .after(decoder))
             return value
         }
     }

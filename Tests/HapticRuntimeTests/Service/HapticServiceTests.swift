@@ -161,6 +161,24 @@ final class HapticServiceTests: XCTestCase {
         }
     }
 
+    /// The names offered as playable are exactly those `play` does not refuse for its limits.
+    func testPlayableLibraryNamesAreThoseWithinTheLimits() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("library-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let items = ["short": "loud sharp\n", "long": "continuous 3s:\n  intensity: loud\n", "busy": "soft sharp\nsoft sharp\nsoft sharp\nsoft sharp\n"]
+        for (name, text) in items { try text.write(to: folder.appendingPathComponent("\(name).hnl"), atomically: true, encoding: .utf8) }
+        var limits = HapticService.Limits()
+        limits.maximumDuration = .seconds(2)
+        limits.maximumEvents = 3
+        try start(library: try ContentLibrary.load(folder: folder), limits: limits)
+        XCTAssertEqual(service.playableLibraryNames, ["short"])
+        for name in items.keys.sorted() {
+            let refused = refusal { try self.service.play(ServicePlayRequest(content: .library(name)), from: self.kiosk) }
+            XCTAssertEqual(refused == nil, service.playableLibraryNames.contains(name), "\(name): \(String(describing: refused))")
+        }
+    }
+
     func testNamedEventsPlayAsTheProfileSays() throws {
         let theme = try FeedbackTheme.parse("""
             { "name": "kiosk", "profiles": [

@@ -1,0 +1,72 @@
+import Foundation
+import HapticRuntime
+import NIOCore
+import NIOHTTP1
+
+/// Answers a WebSocket opening handshake that cannot succeed with an HTTP error, as RFC 6455
+/// §4.2.1–4.2.2 asks: 400 Bad Request for a missing or malformed `Sec-WebSocket-Key` or a missing
+/// `Sec-WebSocket-Version`, 426 Upgrade Required with `Sec-WebSocket-Version: 13` for another
+/// version. NIO's upgrader fails such a
+/// request and closes the connection without a word: the client saw an empty reply and could not
+/// tell what it did wrong.
+///
+/// It sits after NIO's HTTP decoder, before the upgrade handler, and looks at the connection's
+/// first request only, as the upgrade handler does; a handshake it refuses ends the connection
+/// after the answer (the upgrade handler is still waiting for that request's upgrade).
+final class WebSocketHandshakeCheck: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// The one version RFC 6455 defines.
+    static let version = "13"
+
+    /// Whether the connection's first request was refused: the rest of it is dropped.
+    private var refused = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        guard case .head(let head) = unwrapInboundIn(data), Self.asksForWebSocket(head), let refusal = Self.refusal(of: head) else {
+            context.fireChannelRead(data)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        refused = true
+        var headers = HTTPHeaders([("Content-Type", "application/json"), ("Connection", "close")])
+        headers.add(contentsOf: refusal.headers)
+        let body = (try? ServeAPI.jsonData(ServeError(refusal.error).body)) ?? Data()
+        headers.add(name: "Content-Length", value: "\(body.count)")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: refusal.status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    /// `Connection: upgrade` and `Upgrade: websocket` (tokens, in any case): what NIO's upgrade
+    /// handler hands to its WebSocket upgrader.
+    static func asksForWebSocket(_ head: HTTPRequestHead) -> Bool {
+        func tokens(_ name: String) -> [String] {
+            head.headers[name].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        }
+        return tokens("connection").contains("upgrade") && tokens("upgrade").contains("websocket")
+    }
+
+    /// Why the handshake cannot succeed, or nil when it can.
+    static func refusal(of head: HTTPRequestHead) -> (status: HTTPResponseStatus, headers: [(String, String)], error: ServiceError)? {
+        // A handshake without what RFC 6455 §4.1 requires is malformed (400); a version it does
+        // not speak is answered with the one it does (426, §4.2.2).
+        let keys = head.headers["sec-websocket-key"]
+        let versions = head.headers["sec-websocket-version"]
+        // The key is a 16-byte nonce in base64, sent once.
+        guard keys.count == 1, let nonce = Data(base64Encoded: keys[0]), nonce.count == 16 else {
+            return (.badRequest, [], ServiceError(.invalidRequest, "a WebSocket handshake needs one Sec-WebSocket-Key: 16 random bytes in base64"))
+        }
+        guard versions.count == 1 else {
+            return (.badRequest, [], ServiceError(.invalidRequest, "a WebSocket handshake needs one Sec-WebSocket-Version: \(version)"))
+        }
+        guard versions[0] == version else {
+            return (.upgradeRequired, [("Sec-WebSocket-Version", version)],
+                    ServiceError(.invalidRequest, "Sec-WebSocket-Version \(versions[0]): this service speaks WebSocket version \(version) (RFC 6455)"))
+        }
+        return nil
+    }
+}

@@ -139,12 +139,14 @@ public final class HapticService: @unchecked Sendable {
     ///   actuator), `tooManyPlayers`, `rateLimited`, `engineUnavailable`.
     public func play(_ request: ServicePlayRequest, from client: ServiceClient, onEnd: (@Sendable (PlayerEndReason) -> Void)? = nil) throws(ServiceError) -> Started {
         try takeToken(for: client)
+        // Before the content: an actuator the board does not have is a mistake even when the
+        // profile gives the event no feedback.
+        let targets = try actuators(request.actuators)
         let (name, content) = try resolve(request, for: client)
         guard let content else { return Started(player: nil, warnings: []) }
         guard content.pattern.events.count <= limits.maximumEvents else {
             throw ServiceError(.tooManyEvents, "\(content.pattern.events.count) events; the service plays at most \(limits.maximumEvents) per request")
         }
-        let targets = try actuators(request.actuators)
         return try locked { () throws(ServiceError) -> Started in
             try makeRoom(on: targets, priority: request.priority)
             nextPlayerID += 1

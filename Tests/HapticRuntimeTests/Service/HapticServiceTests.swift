@@ -195,6 +195,8 @@ final class HapticServiceTests: XCTestCase {
         XCTAssertEqual(pressed.duration, 0.007, accuracy: 0.0015)
         service.profile = .silent
         XCTAssertNil(try service.play(ServicePlayRequest(content: .event("alarm-clock-elapsed")), from: kiosk).player, "silent: no vibra")
+        XCTAssertEqual(refusal { try self.service.play(ServicePlayRequest(content: .event("alarm-clock-elapsed"), actuators: ["left"]), from: self.kiosk) }, .unknownActuator,
+                       "an actuator the board does not have is refused even where the profile plays nothing")
         XCTAssertEqual(refusal { try self.service.play(ServicePlayRequest(content: .event("alarm-clock-elapsed"), profile: .full), from: self.kiosk) }, .overrideNotAllowed)
         let alarmClient = ServiceClient(id: 3, mayOverrideProfile: true)
         let alarm = try XCTUnwrap(service.play(ServicePlayRequest(content: .event("alarm-clock-elapsed"), profile: .full), from: alarmClient).player)

@@ -56,6 +56,15 @@ final class BenchReportTests: XCTestCase {
         // A p99 below the resolution on both sides gives no ratio at all.
         XCTAssertTrue(lines[2].hasSuffix("p50 2.5× the direct path"), "\(lines[2])")
         XCTAssertFalse(lines[3].contains("the direct path"), "the peer is not set beside itself")
+        XCTAssertTrue(lines.contains { $0.contains("60.0 MiB after the first 10,000 triggers, 61.0 MiB at the end (+1.7 %)") }, "\(lines)")
+
+        // A run shorter than 10,000 triggers has no first reading: no growth, rather than +6,100,000 %.
+        var short = figures
+        short.residentAfterFirst10kMebibytes = 0
+        short.heapAfterFirst10kMebibytes = 0
+        let shortLines = ServiceBench.text(short).split(separator: "\n")
+        XCTAssertFalse(shortLines.contains { $0.contains("after the first 10,000") }, "\(shortLines)")
+        XCTAssertTrue(shortLines.contains { $0.contains("61.0 MiB, malloc heap in use 2.0 MiB at the end (no growth figure") }, "\(shortLines)")
     }
 
     func testFiguresCompareOursWithThePeerOfTheSameRun() throws {

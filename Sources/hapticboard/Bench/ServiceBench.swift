@@ -189,8 +189,13 @@ struct ServiceBench {
             lines.append(String(format: "  %@ p50 %7.1f µs   p99 %7.1f µs   max %8.1f µs   (%d)%@", row.method.padding(toLength: 66, withPad: " ", startingAt: 0), row.p50Microseconds, row.p99Microseconds, row.maxMicroseconds, row.samples, beside))
         }
         lines.append(String(format: "  sustained: %d triggers from %d clients in %.1f s = %.0f triggers/s; lost %d, errors %d", figures.sustainedTriggers, clients, figures.sustainedSeconds, figures.triggersPerSecond, figures.lost, figures.errors))
-        lines.append(String(format: "  resident memory: %.1f MiB after the first 10,000 triggers, %.1f MiB at the end (%+.1f %%)", figures.residentAfterFirst10kMebibytes, figures.residentAtEndMebibytes, (figures.residentAtEndMebibytes / max(figures.residentAfterFirst10kMebibytes, 0.001) - 1) * 100))
-        lines.append(String(format: "  malloc heap in use: %.1f MiB after the first 10,000 triggers, %.1f MiB at the end (%+.1f %%)", figures.heapAfterFirst10kMebibytes, figures.heapAtEndMebibytes, (figures.heapAtEndMebibytes / max(figures.heapAfterFirst10kMebibytes, 0.001) - 1) * 100))
+        // Growth needs the reading after the first 10,000, which a shorter run (--service-triggers) never takes.
+        if figures.residentAfterFirst10kMebibytes > 0 {
+            lines.append(String(format: "  resident memory: %.1f MiB after the first 10,000 triggers, %.1f MiB at the end (%+.1f %%)", figures.residentAfterFirst10kMebibytes, figures.residentAtEndMebibytes, (figures.residentAtEndMebibytes / figures.residentAfterFirst10kMebibytes - 1) * 100))
+            lines.append(String(format: "  malloc heap in use: %.1f MiB after the first 10,000 triggers, %.1f MiB at the end (%+.1f %%)", figures.heapAfterFirst10kMebibytes, figures.heapAtEndMebibytes, (figures.heapAtEndMebibytes / max(figures.heapAfterFirst10kMebibytes, 0.001) - 1) * 100))
+        } else {
+            lines.append(String(format: "  resident memory: %.1f MiB, malloc heap in use %.1f MiB at the end (no growth figure: fewer than 10,000 triggers)", figures.residentAtEndMebibytes, figures.heapAtEndMebibytes))
+        }
         lines.append(String(format: "  idle CPU: %.3f %% of a core", figures.idleCPUPercent))
         return lines.joined(separator: "\n")
     }

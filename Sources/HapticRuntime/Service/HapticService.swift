@@ -410,6 +410,10 @@ public final class HapticService: @unchecked Sendable {
 
     /// The actuators named, checked; nil for every actuator.
     private func actuators(_ names: [String]?) throws(ServiceError) -> [String]? {
+        // An empty list would make a player on no actuator, one that never ends.
+        if names?.isEmpty == true {
+            throw refused(ServiceError(.invalidRequest, "no actuator named: name at least one of \(engine.actuatorNames.joined(separator: ", ")), or none for every actuator", pointer: "/actuators"))
+        }
         guard let names, Set(names) != Set(engine.actuatorNames) else { return nil }
         for name in names where !engine.actuatorNames.contains(name) {
             throw refused(ServiceError(.unknownActuator, "board \(board.board.name) has no actuator '\(name)' (it has \(engine.actuatorNames.joined(separator: ", ")))"))

@@ -141,6 +141,8 @@ final class HapticServiceTests: XCTestCase {
         XCTAssertEqual(refusal { try self.service.play(self.notation("soft sharp\nsoft sharp\nsoft sharp\nsoft sharp"), from: self.kiosk) }, .tooManyEvents)
         XCTAssertEqual(refusal { try self.service.play(ServicePlayRequest(content: .effect(124)), from: self.kiosk) }, .invalidRequest)
         XCTAssertEqual(refusal { try self.service.play(ServicePlayRequest(content: .notation("soft sharp"), actuators: ["left"]), from: self.kiosk) }, .unknownActuator)
+        XCTAssertEqual(refusal { try self.service.play(ServicePlayRequest(content: .notation("soft sharp"), actuators: []), from: self.kiosk) }, .invalidRequest,
+                       "a player on no actuator would never end")
         XCTAssertEqual(service.players, [])
     }
 

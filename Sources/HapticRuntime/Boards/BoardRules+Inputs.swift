@@ -137,6 +137,9 @@ extension BoardRules {
             if let direction = binding.direction, ![1, -1].contains(direction) {
                 problem(path.appending("direction"), "expected 1 (forward) or -1 (backward), not \(direction)")
             }
+            if let priority = binding.priority, !ServicePlayRequest.priorities.contains(priority) {
+                problem(path.appending("priority"), "expected an integer in \(ServicePlayRequest.priorities), not \(priority)")
+            }
             if let retrigger = binding.retrigger, RetriggerMode(rawValue: retrigger) == nil {
                 problem(path.appending("retrigger"), "expected restart or layer, not '\(retrigger)'")
             }

@@ -139,6 +139,9 @@ public final class HapticService: @unchecked Sendable {
     ///   actuator), `tooManyPlayers`, `rateLimited`, `engineUnavailable`.
     public func play(_ request: ServicePlayRequest, from client: ServiceClient, onEnd: (@Sendable (PlayerEndReason) -> Void)? = nil) throws(ServiceError) -> Started {
         try takeToken(for: client)
+        guard ServicePlayRequest.priorities.contains(request.priority) else {
+            throw refused(ServiceError(.invalidRequest, "priority \(request.priority): expected an integer in \(ServicePlayRequest.priorities)", pointer: "/priority"))
+        }
         // Before the content: an actuator the board does not have is a mistake even when the
         // profile gives the event no feedback.
         let targets = try actuators(request.actuators)

@@ -25,8 +25,12 @@ public struct ServicePlayRequest: Sendable, Hashable {
     public var content: ServiceContent
     /// The actuators to play on; nil for every actuator of the board.
     public var actuators: [String]?
-    /// A higher priority preempts lower ones on the actuators it needs; equal ones mix.
+    /// A higher priority preempts lower ones on the actuators it needs; equal ones mix. In
+    /// `priorities`.
     public var priority: Int
+    /// The priorities a request may have, whichever way it comes (HTTP, WebSocket, a board's
+    /// input bindings).
+    public static let priorities = -1_000...1_000
     /// Whether the feedback keeps playing after the client's connection closes.
     public var outlivesClient: Bool
     /// For a named event: play as this profile instead of the current one (an alarm in `quiet`);

@@ -219,7 +219,7 @@ struct PlayOptions {
             throw ServeError(ServiceError(.invalidRequest, "an empty actuator name; leave 'actuator' out to play on every actuator", pointer: "?actuator"))
         }
         actuators = named.isEmpty ? nil : named
-        priority = try Self.integer(query, "priority") ?? 0
+        priority = try Self.priority(query) ?? 0
         outlive = try Self.bool(query, "outlive") ?? false
         wait = try Self.bool(query, "wait") ?? false
         if let text = query.get("profile") {
@@ -230,10 +230,10 @@ struct PlayOptions {
         }
     }
 
-    static func integer(_ query: Parameters, _ key: String) throws(ServeError) -> Int? {
-        guard let text = query.get(key) else { return nil }
-        guard let value = Int(text), (-1_000...1_000).contains(value) else {
-            throw ServeError(ServiceError(.invalidRequest, "\(key) '\(text)': expected an integer in -1000...1000", pointer: "?\(key)"))
+    static func priority(_ query: Parameters) throws(ServeError) -> Int? {
+        guard let text = query.get("priority") else { return nil }
+        guard let value = Int(text), ServicePlayRequest.priorities.contains(value) else {
+            throw ServeError(ServiceError(.invalidRequest, "priority '\(text)': expected an integer in \(ServicePlayRequest.priorities)", pointer: "?priority"))
         }
         return value
     }

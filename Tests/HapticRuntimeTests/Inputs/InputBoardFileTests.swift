@@ -97,6 +97,7 @@ final class InputBoardFileTests: XCTestCase {
                 - input: back
                   on: hold
                   effect: 200
+                  priority: 5000
             """)
         XCTAssertTrue(found.contains { $0.hasPrefix("panel.yml:18:") && $0.contains("inputs.buttons[0].line") }, found.joined(separator: "\n"))
         XCTAssertTrue(found.contains { $0.contains("inputs.buttons[1].line") && $0.contains("enable line of 'main'") }, found.joined(separator: "\n"))
@@ -105,6 +106,7 @@ final class InputBoardFileTests: XCTestCase {
         XCTAssertTrue(found.contains { $0.contains("inputs.bindings[1].pattern") && $0.contains("library") }, found.joined(separator: "\n"))
         XCTAssertTrue(found.contains { $0.contains("inputs.bindings[2]") && $0.contains("after-ms") }, found.joined(separator: "\n"))
         XCTAssertTrue(found.contains { $0.contains("inputs.bindings[2].effect") && $0.contains("1...123") }, found.joined(separator: "\n"))
+        XCTAssertTrue(found.contains { $0.contains("inputs.bindings[2].priority") && $0.contains("-1000...1000") }, found.joined(separator: "\n"))
         XCTAssertTrue(found.allSatisfy { $0.hasPrefix("panel.yml:") }, "every problem has file:line:column")
     }
 

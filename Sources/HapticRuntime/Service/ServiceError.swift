@@ -22,15 +22,12 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The HTTP status the code is served with.
         public var httpStatus: Int {
             switch self {
-            case .invalidRequest, .unknownActuator, .unknownProfile: 400
+            case .invalidContent, .invalidRequest, .unknownActuator, .unknownProfile: 400
             case .unauthorized: 401
             case .overrideNotAllowed: 403
             case .unknownPlayer, .notInLibrary, .unknownEvent: 404
             case .busy: 409
             case .patternTooLong, .tooManyEvents, .bodyTooLarge: 413
-            // The body is text (or JSON) as its media type says, but not content that reads: the
-            // request is well formed, its content cannot be played (RFC 9110 §15.5.21).
-            case .invalidContent: 422
             case .tooManyPlayers, .rateLimited: 429
             case .engineUnavailable: 503
             }

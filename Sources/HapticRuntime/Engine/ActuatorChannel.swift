@@ -102,11 +102,11 @@ final class ActuatorChannel {
 
     /// How the scheduler treats a command: clicks are transients (dropped when stale), amplitude
     /// and frequency are streams per player (resynced when late), everything else must happen.
-    func commandClass(of command: ActuatorCommand, streams: PlayerStreams) -> CommandClass {
+    func commandClass(of command: ActuatorCommand, streams: @autoclosure () -> PlayerStreams) -> CommandClass {
         switch command {
         case .trigger: .transient
-        case .amplitude: streams.amplitude
-        case .frequency: streams.frequency
+        case .amplitude: streams().amplitude
+        case .frequency: streams().frequency
         case .prepare, .pcm, .stop: .control
         }
     }

@@ -43,6 +43,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// How far ahead of now planned commands are handed to the scheduler: far more than any
     /// command's lead, little enough that a refill hands over a few dozen commands at most.
     static let planHorizon = Duration.milliseconds(50)
+    /// Entries of `pending` that are not planned commands: a wake, the end of a pattern of sounds.
+    private static let controlEntries = 4
     /// The entry number `commandTarget` runs as a refill of the plan, not as a command.
     private static let refillEntry = 0
 
@@ -61,10 +63,12 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// The scheduled refill of the plan, while part of it is not scheduled yet.
     private var refillToken: ScheduledToken?
     private let commandTarget = PlayerCommandTarget()
-    /// Stream classes of this player's commands, by channel.
-    private let streams: [PlayerStreams]
-    /// The refill's cost key, made once.
-    private let refillKey: CostKey
+    /// Stream classes of this player's commands, by channel; made when a channel's first amplitude
+    /// or frequency command is scheduled (a click has none, and building their names was a tenth
+    /// of starting it), then kept, so a stream's samples allocate nothing.
+    private var streams: [PlayerStreams?]
+    /// The refill's cost key, made when a plan first outgrows the horizon, then kept.
+    private var refillKey: CostKey?
 
     var loopEnabledValue = false
     var loopEndValue = 0.0
@@ -79,9 +83,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
         self.id = id
         self.pattern = pattern
         self.channels = channels
-        pending.reserveCapacity(PendingCommands.reservedCommands)
-        streams = channels.map { PlayerStreams(actuator: $0.name, player: id) }
-        refillKey = CostKey("player-plan", actuators: channels.map(\.name))
+        streams = Array(repeating: nil, count: channels.count)
         commandTarget.player = self
         engine.locked { recompile() }
     }
@@ -319,6 +321,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
             }
         }
         // Issue order; commands issued together keep channel and program order.
+        // Room for what a window of the plan holds, reserved before the first command of it is
+        // scheduled: a stream then allocates nothing per sample; a click needs a few entries.
+        pending.reserveCapacity(min(planned.count + Self.controlEntries, PendingCommands.reservedCommands))
         plan = planned.enumerated()
             .sorted { (first: (offset: Int, element: PlannedCommand), second: (offset: Int, element: PlannedCommand)) in
                 (first.element.issueAt, first.offset) < (second.element.issueAt, second.offset)
@@ -366,7 +371,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
         }
         guard planCursor < plan.count, refillToken == nil else { return }
         let refillAt = plan[planCursor].issueAt - Self.planHorizon / 2
-        refillToken = engine.enqueue(at: refillAt, class: .control, costKey: refillKey, expectedCost: .zero, action: .target(commandTarget, Self.refillEntry))
+        let key = refillKey ?? CostKey("player-plan", actuators: channels.map(\.name))
+        refillKey = key
+        refillToken = engine.enqueue(at: refillAt, class: .control, costKey: key, expectedCost: .zero, action: .target(commandTarget, Self.refillEntry))
     }
 
     /// Schedules the planned commands `range`, all issued at one instant; those due on several
@@ -392,10 +399,18 @@ public class HapticPatternPlayer: @unchecked Sendable {
     private func schedule(_ planned: PlannedCommand) {
         let entry = nextEntryNumber()
         let channel = channels[planned.channel]
-        var commandClass = channel.commandClass(of: planned.command, streams: streams[planned.channel])
+        var commandClass = channel.commandClass(of: planned.command, streams: streams(of: planned.channel))
         if commandClass == .transient, opens(planned) { commandClass = .control }
         let token = engine.schedulePlanned(planned.command, on: channel, at: planned.issueAt, class: commandClass, target: commandTarget, entry: entry)
         pending[entry] = Pending(token: token, time: planned.time, planned: planned)
+    }
+
+    /// The stream classes of channel `index`, made on first use.
+    private func streams(of index: Int) -> PlayerStreams {
+        if let made = streams[index] { return made }
+        let made = PlayerStreams(actuator: channels[index].name, player: id)
+        streams[index] = made
+        return made
     }
 
     /// Whether `planned` is at the start of a segment started as soon as possible: a transient

@@ -53,6 +53,10 @@ public final class HapticService: @unchecked Sendable {
     public let limits: Limits
     private let lock = Lock(recursive: true)
     private var libraryValue: ContentLibrary
+    /// `playableLibraryNames` of the library in use, once worked out; nil again on reload.
+    private var playableNames: [String]?
+    /// Counts reloads, so names worked out for a library a reload replaced are not kept.
+    private var libraryGeneration = 0
     private var themeValue: FeedbackTheme?
     private var profileValue = FeedbackProfile.full
     private var entries: [Int: Entry] = [:]
@@ -241,19 +245,28 @@ public final class HapticService: @unchecked Sendable {
     /// The content library's names this service plays: those within its limits (`maximumEvents`,
     /// and `maximumDuration` on every actuator, as `play` checks them). A request for another is
     /// refused (`too-many-events`, `pattern-too-long`).
+    ///
+    /// Worked out once per library (each item compiled, as playing it would), not per call: a
+    /// client asking for the API document over and over must not keep the engine compiling.
     public var playableLibraryNames: [String] {
-        let library = self.library
-        return library.names.filter { name in
+        let (library, known, generation) = locked { (libraryValue, playableNames, libraryGeneration) }
+        if let known { return known }
+        let names = library.names.filter { name in
             guard let pattern = library.items[name]?.pattern, pattern.events.count <= limits.maximumEvents else { return false }
             let duration = engine.locked { engine.channels.map { engine.compile(pattern, for: $0).duration }.max() ?? 0 }
             return duration <= limits.maximumDuration.secondsValue
         }
+        // Kept only if no reload replaced the library meanwhile.
+        locked { if libraryGeneration == generation { playableNames = names } }
+        return names
     }
 
     /// Replaces the library and theme (on SIGHUP); players already playing go on.
     public func reload(library: ContentLibrary, theme: FeedbackTheme?) {
         locked {
             libraryValue = library
+            playableNames = nil
+            libraryGeneration += 1
             themeValue = theme
         }
     }

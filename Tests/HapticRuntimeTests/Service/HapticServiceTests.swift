@@ -181,6 +181,10 @@ final class HapticServiceTests: XCTestCase {
             let refused = refusal { try self.service.play(ServicePlayRequest(content: .library(name)), from: self.kiosk) }
             XCTAssertEqual(refused == nil, service.playableLibraryNames.contains(name), "\(name): \(String(describing: refused))")
         }
+        // Worked out once per library: a reload (SIGHUP) that shortens an item is seen.
+        try "continuous 1s:\n  intensity: loud\n".write(to: folder.appendingPathComponent("long.hnl"), atomically: true, encoding: .utf8)
+        service.reload(library: try ContentLibrary.load(folder: folder), theme: nil)
+        XCTAssertEqual(service.playableLibraryNames, ["long", "short"])
     }
 
     func testNamedEventsPlayAsTheProfileSays() throws {

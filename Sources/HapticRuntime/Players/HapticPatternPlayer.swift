@@ -64,8 +64,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
     private var refillToken: ScheduledToken?
     private let commandTarget = PlayerCommandTarget()
     /// Stream classes of this player's commands, by channel; made when a channel's first amplitude
-    /// or frequency command is scheduled (a click has none, and building their names was a tenth
-    /// of starting it), then kept, so a stream's samples allocate nothing.
+    /// or frequency command is scheduled (a click has none, and building their names was a fifth
+    /// of making its player), then kept, so a stream's samples allocate nothing.
     private var streams: [PlayerStreams?]
     /// The refill's cost key, made when a plan first outgrows the horizon, then kept.
     private var refillKey: CostKey?

@@ -6,12 +6,12 @@ import HapticRuntime
 enum OpenAPIDocument {
     static let text = String(decoding: PackageResources.openapi_json, as: UTF8.self)
 
-    /// The document as `service` serves it: the checked-in one, with the names this service
-    /// knows as enums — its board's actuators (`actuator=`), the content library's items it plays
-    /// (within its limits) and its theme's events — so that a client generating requests from the document (Schemathesis, a
-    /// code generator's validation) sends names this board has, and one that does not is a request
-    /// outside the document. The checked-in text cannot know them: they are the board's and the
-    /// folders'.
+    /// The document as `service` serves it: the checked-in one, with the names this service knows
+    /// as enums — its board's actuators (`actuator=`), the content library's items it plays (within
+    /// its limits) and its theme's events — so that a client generating requests from the document
+    /// (Schemathesis, a code generator's validation) sends names this board has, and one that does
+    /// not is a request outside the document. The checked-in text cannot know them: they are the
+    /// board's and the folders'.
     static func served(by service: HapticService) -> String {
         served(actuators: service.board.actuators.map(\.name), library: service.playableLibraryNames, events: service.theme?.eventNames ?? [])
     }

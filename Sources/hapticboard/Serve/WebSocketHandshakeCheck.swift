@@ -6,9 +6,8 @@ import NIOHTTP1
 /// Answers a WebSocket opening handshake that cannot succeed with an HTTP error, as RFC 6455
 /// §4.2.1–4.2.2 asks: 400 Bad Request for a missing or malformed `Sec-WebSocket-Key` or a missing
 /// `Sec-WebSocket-Version`, 426 Upgrade Required with `Sec-WebSocket-Version: 13` for another
-/// version. NIO's upgrader fails such a
-/// request and closes the connection without a word: the client saw an empty reply and could not
-/// tell what it did wrong.
+/// version. NIO's upgrader fails such a request and closes the connection without a word: the
+/// client saw an empty reply and could not tell what it did wrong.
 ///
 /// It sits after NIO's HTTP decoder, before the upgrade handler, and looks at the connection's
 /// first request only, as the upgrade handler does; a handshake it refuses ends the connection

@@ -73,18 +73,29 @@ public final class DRV2605RegisterStubMirror {
     }
 
     /// One round: EN to `enable`, the host's writes into the model, the model's changes back out.
-    /// - Throws: the bus's error; the next poll starts over with `start()`.
+    /// `enable` is read after the register file, as the order below needs.
+    /// - Throws: the bus's error (the next poll starts over with `start()`), or `enable`'s.
     @discardableResult
-    public func poll(enable: LineLevel) throws(I2CError) -> [Event] {
+    public func poll(enable readEnable: @autoclosure () throws -> LineLevel) throws -> [Event] {
         guard let previous = image else {
             try start()
             return []
         }
         image = nil
         let first = DRV2605Model.registerAddresses.lowerBound
-        // The register file is read before EN is applied: a host raises EN before it writes, so
-        // writes seen here were made with EN high whenever EN reads high afterwards.
+        // The register file is read before EN: a host raises EN before it writes, so writes seen
+        // here were made with EN high whenever EN reads high afterwards. (EN read first, low, then
+        // a host's wake-up and initialisation landing before the file was read, made the model
+        // reset and write its reset values over that initialisation: the lane saw it.)
         let current = try bus.writeRead(address: address, [first], readCount: DRV2605Model.registerAddresses.count)
+        let enable: LineLevel
+        do {
+            enable = try readEnable()
+        } catch {
+            // Not the bus: the next poll goes on from the same image.
+            image = previous
+            throw error
+        }
         var events: [Event] = []
         if enable != enableLine.level {
             try? enableLine.set(enable)

@@ -37,6 +37,24 @@ final class DRV2605RegisterStubMirrorTests: XCTestCase {
         XCTAssertEqual(stub.registers[0x16], 0x3E, "DEV_RESET restores every register")
     }
 
+    /// EN is read after the register file: a host that raises EN and initialises the chip while a
+    /// poll is under way keeps its writes. Read before the file, EN still low made the model reset
+    /// and write its reset values over that initialisation (the kernel lane's SIGKILL scenario).
+    func testAHostWakingTheChipDuringAPollKeepsItsInitialisation() throws {
+        try mirror.poll(enable: .low)
+        let during = try mirror.poll(enable: {
+            // The host, between the poll's read of the register file and its read of EN: it raises
+            // EN, then writes.
+            self.stub.store(0x55, at: 0x16)
+            return .high
+        }())
+        XCTAssertEqual(during, [.enable(.high)], "the write came after the register file was read")
+        let after = try mirror.poll(enable: .high)
+        XCTAssertEqual(after, [.hostWrote(register: 0x16, value: 0x55)])
+        XCTAssertEqual(stub.registers[0x16], 0x55, "RATED_VOLTAGE as the host wrote it")
+        XCTAssertEqual(mirror.model.register(0x16), 0x55)
+    }
+
     func testGoStaysSetWhileTheSequencePlaysAndClearsAfterIt() throws {
         stub.store(0x00, at: 0x01)
         stub.store(0x06, at: 0x03)

@@ -459,18 +459,16 @@ final class ServeTests: XCTestCase {
     }
 
     /// JSON pointers (RFC 6901) to where two JSON documents differ, sorted.
-    private static func differences(_ first: Any?, _ second: Any?, at pointer: String = "") -> [String] {
+    private static func differences(_ first: Any?, _ second: Any?, at path: DocumentKeyPath = DocumentKeyPath()) -> [String] {
         switch (first, second) {
         case (let first as [String: Any], let second as [String: Any]):
-            return Set(first.keys).union(second.keys).sorted().flatMap { key in
-                differences(first[key], second[key], at: pointer + "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1"))
-            }
+            return Set(first.keys).union(second.keys).sorted().flatMap { key in differences(first[key], second[key], at: path.appending(key)) }
         case (let first as [Any], let second as [Any]) where first.count == second.count:
-            return zip(first, second).enumerated().flatMap { differences($1.0, $1.1, at: pointer + "/\($0)") }
+            return zip(first, second).enumerated().flatMap { differences($1.0, $1.1, at: path.appending($0)) }
         case (let first as NSObject, let second as NSObject):
-            return first == second ? [] : [pointer]
+            return first == second ? [] : [path.jsonPointer]
         default:
-            return first == nil && second == nil ? [] : [pointer]
+            return first == nil && second == nil ? [] : [path.jsonPointer]
         }
     }
 

@@ -102,6 +102,12 @@ struct PendingCommands {
         earliest()?.dispatchInstant
     }
 
+    /// The earliest dispatch instant of a live command and whether that command is a stream's
+    /// value (the timing thread spins less before one: `SpinWindow.margin(beforeStream:)`).
+    mutating func nextDispatch() -> (instant: MonotonicInstant, isStream: Bool)? {
+        earliest().map { ($0.dispatchInstant, $0.isStream) }
+    }
+
     /// Appends to `due` every live command whose dispatch instant is at or before `now`, in
     /// dispatch order (ties in schedule order), and — so that values of a stream falling due
     /// while one bus write is still on the wire go out as one write — every stream command due

@@ -54,6 +54,21 @@ companion_ready() {
     done
 }
 
+# companion_saw_en LEVEL: waits (5 s at most) until the chip companion's last EN change in
+# /tmp/chip.log is LEVEL (none yet is low: it starts with EN low). A scenario that raises EN
+# without a host (a pull-up) waits first for the companion to have seen the low of the one before:
+# a poll that read EN low, then reset the model and wrote its reset values back while the next
+# play raised EN and initialised the chip, would overwrite that initialisation.
+companion_saw_en() {
+    local tries=0 last
+    while :; do
+        last=$(grep -o 'hapticboard-chip: EN [a-z]*' /tmp/chip.log | tail -n 1)
+        [ "${last##* }" = "$1" ] || { [ -z "$last" ] && [ "$1" = low ]; } && return 0
+        tries=$((tries + 1)); [ $tries -le 100 ] || return 1
+        sleep 0.05
+    done
+}
+
 # serve_answers SOCKET [OUT]: waits (30 s at most) until the traced `serve` answers GET /status on
 # SOCKET, its answer in OUT; false when it exits first or never answers.
 serve_answers() {
@@ -631,6 +646,10 @@ scenario_killed_mid_play() {
     local build=$1 signal=$2 expected=$3 label=$4 started=$5 binary status tries=0 before line value times
     shift 5
     binary=$(hapticboard_of $build)
+    if ! companion_saw_en low; then
+        fail "$label ($build): the chip companion never saw EN low after the last scenario: $(tail -n 1 /tmp/chip.log)"
+        return
+    fi
     echo pull-up > $EN_PULL
     traced_start /tmp/killed.out /tmp/killed.err $binary play "$@" --board $BOARD --quiet
     if ! traced_until "$started"; then

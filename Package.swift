@@ -94,7 +94,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            resources: [.embedInCode("Serve/openapi.json")]
+            resources: [.embedInCode("Serve/openapi.json")],
+            // Release links with lld and packed relative relocations (DT_RELR, glibc 2.36: Debian
+            // 12 and Pi OS bookworm): the PIE's 2.8 MB of relative relocations, written and read
+            // at every start, become 23 KB — 2.9 MB less binary and 1–2 MB less resident memory,
+            // with the address randomisation a non-PIE link would give up (docs/performance.md).
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))]
         ),
         // Examples, built with everything else and run by the tests so they cannot rot.
         .executableTarget(

@@ -114,6 +114,13 @@ mkdir -p "$work/shlibs/debian"
 printf 'Source: hapticboard\n\nPackage: hapticboard\nArchitecture: any\n' > "$work/shlibs/debian/control"
 depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/hapticboard" 2> /dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || fail "dpkg-shlibdeps found no dependencies for $root/usr/bin/hapticboard"
+# Packed relative relocations (the release link, Package.swift) need glibc 2.36's loader, which
+# dpkg-shlibdeps does not read from the binary's GLIBC_ABI_DT_RELR version: an older libc would
+# install the package and then refuse to start it.
+if readelf -d "$root/usr/bin/hapticboard" | grep -q '(RELR)'; then
+    depends=$(echo "$depends" | sed -E 's/libc6 \(>= 2\.(3[0-5]|[12][0-9])[^)]*\)/libc6 (>= 2.36)/')
+    case "$depends" in *"libc6 (>= 2.36)"*) ;; *) depends="$depends, libc6 (>= 2.36)" ;; esac
+fi
 
 install -d -m 0755 "$root/DEBIAN"
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f 1)

@@ -16,7 +16,9 @@
 # executions per target; a failing input is kept under .build/fuzz/artifacts/TARGET/ and the
 # command that replays it is printed. With `all`, FUZZ_JOBS targets run at once (default: one per
 # core); their results print in the order above. FUZZ_CONFIGURATION=debug builds without
-# optimisation (what the test command does).
+# optimisation (what the test command does). FUZZ_FORK=N runs each target as N worker processes
+# sharing its corpus (libFuzzer's -fork), for a long run of one target on every core; a timeout or
+# an input over the memory limit still fails it, as libFuzzer's fork mode would otherwise skip them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,6 +40,10 @@ else
 fi
 timeout=${FUZZ_TIMEOUT:-10}
 rss_mb=${FUZZ_RSS_MB:-2048}
+fork=${FUZZ_FORK:-1}
+[[ "$fork" =~ ^[0-9]+$ ]] && [ "$fork" -ge 1 ] || { echo "fuzz: FUZZ_FORK=$fork: expected a number of workers, 1 or more" >&2; exit 2; }
+fork_flags=()
+[ "$fork" -eq 1 ] || fork_flags=(-fork="$fork" -ignore_timeouts=0 -ignore_ooms=0 -ignore_crashes=0)
 
 Scripts/install-deps.sh binutils
 scratch=$(realpath -m "${HAPTICBOARD_SCRATCH:-.build}/fuzz")
@@ -78,11 +84,18 @@ fuzz_one() {
     # Swift's own backtracer would race libFuzzer's and AddressSanitizer's handlers for the crash.
     SWIFT_BACKTRACE=enable=no "$bin/fuzz-$target" "$work" "Fuzz/Corpus/$target" \
         -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss_mb" -malloc_limit_mb="$rss_mb" \
-        -max_len=16384 -detect_leaks=1 -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1
+        -max_len=16384 -detect_leaks=1 -print_final_stats=1 -artifact_prefix="$artifacts" "${fork_flags[@]}" >"$log" 2>&1
     status=$?
     set -e
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+    if [ "$fork" -gt 1 ]; then
+        # The fork parent prints no final stats: its last "#RUNS: cov: … exec/s: N" line counts
+        # every worker's executions, and N is their average rate since it started.
+        runs=$({ grep -o '^#[0-9]*: cov' "$log" || true; } | tail -n 1 | tr -dc '0-9')
+        rate=$({ grep -o 'exec/s: [0-9]*' "$log" || true; } | tail -n 1 | tr -dc '0-9')
+        runs="$runs ($fork workers)"
+    fi
     # "cov: N ft: N corp: N/…" of libFuzzer's last status line: without coverage it prints none,
     # and a run that sees none mutates blind (every input looks alike, the corpus shrinks to one).
     coverage=$({ grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*' "$log" || true; } | tail -n 1 \

@@ -23,7 +23,14 @@ struct PendingCommands {
         /// so `earliest()` does not hash its token again (a set lookup per queue per call was most
         /// of taking a due command).
         var liveHead: (sequence: UInt64, cancellations: UInt64)?
+        /// The dispatch instant of the stream value last taken from this queue, in nanoseconds.
+        var lastStreamValue: Int64?
     }
+
+    /// A stream's value due within this of its stream's previous one continues it; after a
+    /// longer gap it is an onset (a continuous event starting), which the timing thread aims at as
+    /// closely as at a click's. An RTP stream's values are a period (1–5 ms) apart.
+    static let streamContinuationGap = Duration.milliseconds(10)
 
     /// Room made in advance for the commands in flight (a stream's queue, the live set): a
     /// player keeps `HapticPatternPlayer.planHorizon` of its plan queued, a few hundred commands
@@ -102,10 +109,13 @@ struct PendingCommands {
         earliest()?.dispatchInstant
     }
 
-    /// The earliest dispatch instant of a live command and whether that command is a stream's
-    /// value (the timing thread spins less before one: `SpinWindow.margin(beforeStream:)`).
-    mutating func nextDispatch() -> (instant: MonotonicInstant, isStream: Bool)? {
-        earliest().map { ($0.dispatchInstant, $0.isStream) }
+    /// The earliest dispatch instant of a live command, and whether that command is a stream's
+    /// value continuing it (within `streamContinuationGap` of the one before): the timing thread
+    /// spins less before one (`SpinWindow.margin(continuingStream:)`).
+    mutating func nextDispatch() -> (instant: MonotonicInstant, continuesStream: Bool)? {
+        guard let next = earliest() else { return nil }
+        guard next.isStream, let previous = queues[next.queue].lastStreamValue else { return (next.dispatchInstant, false) }
+        return (next.dispatchInstant, next.dispatchInstant.nanoseconds - previous <= Self.streamContinuationGap.nanoseconds)
     }
 
     /// Appends to `due` every live command whose dispatch instant is at or before `now`, in
@@ -118,6 +128,7 @@ struct PendingCommands {
             guard next.dispatchInstant <= now || (next.isStream && next.dispatchInstant.nanoseconds <= now.nanoseconds + lead) else { return }
             if let command = queues[next.queue].heap.removeFirst() {
                 due.append(DueCommand(command: command, dispatchInstant: next.dispatchInstant))
+                if next.isStream { queues[next.queue].lastStreamValue = next.dispatchInstant.nanoseconds }
             }
         }
     }

@@ -9,17 +9,18 @@
 /// jitter (tens of microseconds, a sixth of an LRA cycle at worst), while every microsecond of
 /// margin is spun on every update of a 1 kHz stream. Bounded to 2…500 µs.
 ///
-/// A stream's value (an RTP amplitude, a frequency) spins at most `streamCeiling`: on an idle VM
-/// or board, whose wake-ups come out of a halted core tens of microseconds late and vary, the
-/// learned margin was spun before every one of 1,000 updates a second, and cost the stream more
-/// of a core than `asyncAfter`'s whole wake-up. A value that late changes nothing an actuator
-/// can show (an LRA's cycle is 5–6 ms; the next value is a period away) and is counted late only
-/// past a period. One-off effects and controls keep the whole margin: their onsets are what
-/// sound and touch are aligned on.
+/// A value continuing a stream (an RTP amplitude a period after the last) spins at most
+/// `streamCeiling`: on an idle VM or board, whose wake-ups come out of a halted core tens of
+/// microseconds late and vary, the learned margin was spun before every one of 1,000 updates a
+/// second, and cost the stream more of a core than `asyncAfter`'s whole wake-up. A value that late
+/// changes nothing an actuator can show (an LRA's cycle is 5–6 ms; the next value is a period
+/// away) and is counted late only past a period. Onsets keep the whole margin — one-off effects,
+/// controls, and a stream's first value after a gap (`PendingCommands.streamContinuationGap`):
+/// they are what sound and touch are aligned on.
 struct SpinWindow {
     static let minimum = Duration.microseconds(2)
     static let maximum = Duration.microseconds(500)
-    /// The most spun before a stream's value: the last few microseconds.
+    /// The most spun before a value continuing a stream: the last few microseconds.
     static let streamCeiling = Duration.microseconds(10)
     /// Before anything is measured: about what a stock kernel's wake-up takes on a small board.
     static let initial = Duration.microseconds(150)
@@ -32,9 +33,9 @@ struct SpinWindow {
     private(set) var duration = SpinWindow.initial
 
     /// How long before the next dispatch to stop sleeping: the learned margin, at most
-    /// `streamCeiling` before a stream's value.
-    func margin(beforeStream isStream: Bool) -> Duration {
-        isStream ? min(duration, Self.streamCeiling) : duration
+    /// `streamCeiling` before a value continuing a stream.
+    func margin(continuingStream: Bool) -> Duration {
+        continuingStream ? min(duration, Self.streamCeiling) : duration
     }
 
     /// Adapts to one uninterrupted sleep that woke `error` after the instant it asked for.

@@ -34,7 +34,7 @@ public struct DriveTimeline: Sendable, Hashable {
     public mutating func record(_ change: Change) {
         if let last = changes.last, last.amplitude == change.amplitude, last.frequency == change.frequency { return }
         changes.append(change)
-        if let limit, changes.count > 2 * limit { changes.removeFirst(changes.count - limit) }
+        changes.keepNewest(limit)
     }
 
     /// The highest RMS voltage over any `window` between `start` and `end` (the output's `volts`,

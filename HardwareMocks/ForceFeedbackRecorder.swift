@@ -16,6 +16,7 @@ public final class ForceFeedbackRecorder: @unchecked Sendable {
     private let clock: any MonotonicClock
     private let lock = NSLock()
     private var recorded: [Entry] = []
+    private var keptHistory: Int?
     /// The answer to the next uploads, for tests of a device that refuses (EINVAL, ENOSPC).
     public var uploadAnswer: Errno?
 
@@ -26,7 +27,20 @@ public final class ForceFeedbackRecorder: @unchecked Sendable {
         device.serviceHook = { [weak self] in self?.drain() }
     }
 
-    /// Every request so far, oldest first.
+    /// When set, `entries` keeps only about this many of the newest requests (and the device its
+    /// own history likewise): a long run stays in bounded memory. Nil (the default): all are kept.
+    public var historyLimit: Int? {
+        get { lock.withLock { keptHistory } }
+        set {
+            lock.withLock {
+                keptHistory = newValue
+                recorded.keepNewest(newValue)
+            }
+            device.historyLimit = newValue
+        }
+    }
+
+    /// Every request so far (the newest under `historyLimit`), oldest first.
     public var entries: [Entry] { lock.withLock { recorded } }
 
     /// The uploads' effects, oldest first.
@@ -42,7 +56,10 @@ public final class ForceFeedbackRecorder: @unchecked Sendable {
     /// Answers and records whatever clients asked for.
     public func drain() {
         while let request = try? device.nextRequest(timeout: .zero) {
-            lock.withLock { recorded.append(Entry(time: clock.now, request: request)) }
+            lock.withLock {
+                recorded.append(Entry(time: clock.now, request: request))
+                recorded.keepNewest(keptHistory)
+            }
             switch request {
             case .upload(let upload): try? device.complete(upload, result: uploadAnswer)
             case .erase(let erase): try? device.complete(erase, result: nil)

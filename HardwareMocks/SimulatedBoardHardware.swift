@@ -23,13 +23,16 @@ public final class SimulatedBoardHardware: BoardHardware {
     public private(set) var keySources: [String: QueuedKeySource] = [:]
     /// When set, every simulated chip keeps only about this many of its newest bus transactions,
     /// drive changes and EN changes (`SimulatedBoard.keepOnlyRecentHistory`), and every simulated
-    /// sound device about this many periods of what it played (`PCMCaptureSink.captureLimit`): a
+    /// sound device about this many periods of what it played (`PCMCaptureSink.captureLimit`), and
+    /// every simulated force-feedback device and recorder about this many requests and events: a
     /// service or a controller on the simulated board then runs for months in bounded memory.
     /// Nil (the default): everything is kept, for tests and reports that read it all.
     public var historyLimit: Int? {
         didSet {
             for board in chips.values { board.keepOnlyRecentHistory(historyLimit) }
             for sink in pcmSinks.values.joined() { sink.captureLimit = historyLimit.map { $0 * sink.format.periodFrames } }
+            for device in forceFeedbackDevices + inputDevices.values { device.historyLimit = historyLimit }
+            for recorder in forceFeedbackRecorders.values { recorder.historyLimit = historyLimit }
         }
     }
     /// How many opened sound devices per owner a history limit keeps.
@@ -108,6 +111,7 @@ public final class SimulatedBoardHardware: BoardHardware {
     /// `/dev/input/sim-ff<N>`.
     public func createForceFeedbackDevice(_ setup: ForceFeedbackDeviceSetup) throws(ForceFeedbackError) -> any ForceFeedbackDevice {
         let device = SimulatedForceFeedbackDevice(setup: setup, clientPath: "/dev/input/sim-ff\(forceFeedbackDevices.count)")
+        device.historyLimit = historyLimit
         forceFeedbackDevices.append(device)
         return device
     }
@@ -120,7 +124,9 @@ public final class SimulatedBoardHardware: BoardHardware {
         if let made = inputDevices[path] { return made }
         let capabilities = ForceFeedbackCapabilities(effectTypes: [.rumble, .periodic, .constant], waveforms: [.sine], supportsGain: true, effectSlots: 16)
         let device = SimulatedForceFeedbackDevice(setup: ForceFeedbackDeviceSetup(name: "simulated rumble (\(owner))", capabilities: capabilities), clientPath: path)
-        forceFeedbackRecorders[owner] = ForceFeedbackRecorder(device: device, clock: virtualClock)
+        let recorder = ForceFeedbackRecorder(device: device, clock: virtualClock)
+        recorder.historyLimit = historyLimit
+        forceFeedbackRecorders[owner] = recorder
         inputDevices[path] = device
         return device
     }
@@ -130,6 +136,7 @@ public final class SimulatedBoardHardware: BoardHardware {
 
     /// Puts `device` where `openForceFeedbackSink` finds it: at `path`, and by its name.
     public func addInputDevice(_ device: SimulatedForceFeedbackDevice, at path: String) {
+        if historyLimit != nil { device.historyLimit = historyLimit }
         inputDevices[path] = device
     }
 

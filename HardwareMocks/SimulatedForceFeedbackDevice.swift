@@ -91,6 +91,21 @@ public final class SimulatedForceFeedbackDevice: ForceFeedbackDevice, @unchecked
     private var interrupted = false
     private var delivered: [ForceFeedbackRequest] = []
     private var reported: [InputDeviceEvent] = []
+    private var keptHistory: Int?
+
+    /// When set, `deliveredRequests` and `emittedEvents` keep only about this many of the newest:
+    /// a service or a fuzz run that a game drives for months stays in bounded memory. Nil (the
+    /// default): everything is kept, for tests that read it all.
+    public var historyLimit: Int? {
+        get { condition.withLock { keptHistory } }
+        set {
+            condition.withLock {
+                keptHistory = newValue
+                delivered.keepNewest(newValue)
+                reported.keepNewest(newValue)
+            }
+        }
+    }
 
     /// A device created with `setup`, found by clients at `clientPath`.
     public init(setup: ForceFeedbackDeviceSetup, clientPath: String? = nil) {
@@ -108,7 +123,7 @@ public final class SimulatedForceFeedbackDevice: ForceFeedbackDevice, @unchecked
         return Client(device: self, number: number)
     }
 
-    /// Every request the owner has read, oldest first.
+    /// Every request the owner has read (the newest under `historyLimit`), oldest first.
     public var deliveredRequests: [ForceFeedbackRequest] { condition.withLock { delivered } }
 
     /// The effect in each held slot, by slot.
@@ -121,7 +136,7 @@ public final class SimulatedForceFeedbackDevice: ForceFeedbackDevice, @unchecked
     /// Whether the device is gone.
     public var isGone: Bool { condition.withLock { gone } }
 
-    /// Every input event the owner reported (`emit`), oldest first.
+    /// Every input event the owner reported (`emit`; the newest under `historyLimit`), oldest first.
     public var emittedEvents: [InputDeviceEvent] { condition.withLock { reported } }
 
     /// Records the event, refusing codes the device was not created with, as the kernel drops them.
@@ -134,6 +149,7 @@ public final class SimulatedForceFeedbackDevice: ForceFeedbackDevice, @unchecked
             throw .request(device: devicePath, operation: "write \(event)", errno: .invalidArgument)
         default:
             reported.append(event)
+            reported.keepNewest(keptHistory)
         }
     }
 
@@ -157,6 +173,7 @@ public final class SimulatedForceFeedbackDevice: ForceFeedbackDevice, @unchecked
             }
             let request = queue.removeFirst()
             delivered.append(request)
+            delivered.keepNewest(keptHistory)
             return .success(request)
         }
         return try outcome.get()

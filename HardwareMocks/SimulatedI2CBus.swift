@@ -49,7 +49,7 @@ public final class SimulatedI2CBus: I2CBus {
 
     private func record(_ entry: LoggedTransaction) {
         log.append(entry)
-        if let logLimit, log.count > 2 * logLimit { log.removeFirst(log.count - logLimit) }
+        log.keepNewest(logLimit)
         transactionObserver?(entry)
     }
 

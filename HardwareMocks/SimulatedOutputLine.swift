@@ -32,7 +32,7 @@ public final class SimulatedOutputLine: DigitalOutput {
         if let injectedFailure { throw .io(line: name, operation: "set", errno: injectedFailure) }
         self.level = level
         history.append((clock.now, level))
-        if let historyLimit, history.count > 2 * historyLimit { history.removeFirst(history.count - historyLimit) }
+        history.keepNewest(historyLimit)
         for observer in observers { observer(level) }
     }
 }

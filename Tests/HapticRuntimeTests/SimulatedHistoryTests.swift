@@ -45,4 +45,32 @@ final class SimulatedHistoryTests: XCTestCase {
         XCTAssertEqual(opened.count, 4, "a PCM actuator opens its device at every wake: only the newest are kept")
         XCTAssertTrue(opened.allSatisfy { $0.captureLimit == 16 * 128 })
     }
+
+    func testAHistoryLimitBoundsForceFeedbackDevicesAndTheirRecorders() throws {
+        let hardware = SimulatedBoardHardware()
+        let standIn = hardware.forceFeedbackStandIn(for: "main")
+        let recorder = try XCTUnwrap(hardware.forceFeedbackRecorders["main"])
+        var pad = ForceFeedbackDeviceSetup(name: "pad")
+        pad.keys = [0x130]
+        let made = try XCTUnwrap(hardware.createForceFeedbackDevice(pad) as? SimulatedForceFeedbackDevice)
+        let client = standIn.connect()
+        let slot = try client.upload(ForceFeedbackEffect(kind: .rumble(strong: 0x8000, weak: 0), length: 100))
+        func exercise(_ times: Int) throws {
+            for index in 0..<times { try client.play(effectID: slot, count: Int32(index % 2)) }
+            for _ in 0..<times { try made.emit(.key(0x130, pressed: true)) }
+        }
+        try exercise(100)
+        XCTAssertGreaterThanOrEqual(recorder.entries.count, 101, "everything is kept by default")
+        XCTAssertGreaterThanOrEqual(made.emittedEvents.count, 100)
+        hardware.historyLimit = 16
+        XCTAssertEqual(standIn.historyLimit, 16, "devices already made are bounded too")
+        XCTAssertEqual(made.historyLimit, 16)
+        try exercise(1_000)
+        XCTAssertLessThanOrEqual(recorder.entries.count, 32)
+        XCTAssertLessThanOrEqual(standIn.deliveredRequests.count, 32)
+        XCTAssertLessThanOrEqual(made.emittedEvents.count, 32)
+        XCTAssertEqual(recorder.plays.last?.count, 1, "the newest are the ones kept")
+        let later = try XCTUnwrap(hardware.createForceFeedbackDevice(ForceFeedbackDeviceSetup(name: "second pad")) as? SimulatedForceFeedbackDevice)
+        XCTAssertEqual(later.historyLimit, 16, "and devices made afterwards")
+    }
 }

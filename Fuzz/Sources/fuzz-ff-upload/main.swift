@@ -11,7 +11,14 @@ import HardwareMocks
 /// `ff_effect` field), play a slot, erase one, set the gain, let time pass. Whatever the script
 /// does, once every effect is erased the actuator is not driving.
 private final class Rig {
-    let hardware = SimulatedBoardHardware()
+    let hardware: SimulatedBoardHardware = {
+        // The rig lives for the whole run: unbounded, the chip's bus log and drive changes and the
+        // device's delivered requests would grow with every input for as long as a run lasts
+        // (toward the 2 GB limit over millions of inputs); `level(at:)` needs only the newest.
+        let hardware = SimulatedBoardHardware()
+        hardware.historyLimit = 256
+        return hardware
+    }()
     let engine: HapticEngine
     let device: SimulatedForceFeedbackDevice
     let provider: ForceFeedbackProvider

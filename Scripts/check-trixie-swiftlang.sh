@@ -11,6 +11,10 @@
 # Swift packages from the addresses Package.swift names, through this machine's git settings (a
 # `url.<base>.insteadOf` to a local folder is bind-mounted into the chroot and set there too).
 #
+# Where the machine's package source offers only dependency releases that need a newer Swift (CI's
+# machines), the whole package cannot resolve with 6.0.3; the libraries and their unit tests are
+# then built from those releases' sources under Scripts/trixie-library/Package.swift instead.
+#
 # It needs root (debootstrap, chroot, mounts). Where the machine cannot run it (not root, no
 # debootstrap to install) it says why and exits 0 with HAPTICBOARD_TRIXIE=auto (the test command's
 # setting); HAPTICBOARD_TRIXIE=required (the default when run by hand) makes that a failure.
@@ -85,6 +89,9 @@ fi
 # /proc/self/exe), /dev, and the folders git's url rewrites point at.
 mount_into /proc -t proc proc
 mount_into /dev --rbind /dev
+# libgpiod 2.2 tells a GPIO chip from another character device through /sys (a test opens
+# /dev/null as a chip and expects "not a GPIO chip", not "no such line").
+mount_into /sys --rbind /sys
 : > "$root/etc/gitconfig"
 while read -r key value; do
     base=${key#url.}
@@ -124,13 +131,72 @@ syntax_check() {
 }
 syntax_check
 
+# The libraries and their unit tests, built by 6.0.3 from the sources of the dependency releases
+# this machine resolves, under a manifest of their own for Swift 6.0 (Scripts/trixie-library/
+# Package.swift; the command and its service need swift-nio and Hummingbird and are not in it).
+# For a machine whose package source offers only dependency releases that need a newer Swift.
+library_check() {
+    local host_checkouts="${HAPTICBOARD_SCRATCH:-.build}/checkouts" library="$root/src-libraries" staging="$cache/vendor" name file
+    swift package resolve --scratch-path "${HAPTICBOARD_SCRATCH:-.build}" >/dev/null 2>&1 \
+        || cannot "the dependencies do not resolve on this machine either"
+    # The project's files as in /src; Vendor/ is kept, so an unchanged dependency is not rebuilt.
+    mkdir -p "$library/Vendor"
+    find "$library" -mindepth 1 -maxdepth 1 ! -name Vendor -exec rm -rf {} +
+    git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$library"
+    cp Scripts/trixie-library/Package.swift "$library/Package.swift"
+    rm -rf "$staging"
+    for name in Yams swift-log swift-system malloc-interposer; do
+        [ -d "$host_checkouts/$name/Sources" ] || cannot "no checkout of $name in $host_checkouts"
+        mkdir -p "$staging/$name"
+        cp -a "$host_checkouts/$name/Sources" "$staging/$name/"
+    done
+    # The newest swift-log and swift-system are written for Swift 6.1/6.2. Three spellings are
+    # rewritten for 6.0 in this copy (what they mean does not change what the project's code can
+    # call): a trailing comma before a closing bracket, `nonisolated(nonsending)` (6.2's default
+    # for their async functions), and `#if _runtime(_multithreaded)` (true on Linux).
+    find "$staging" -name '*.swift' -print0 | xargs -0 -r sed -i 's/_runtime(_multithreaded)/true/g; s/nonisolated(nonsending) //g'
+    find "$staging" -name '*.swift' -print0 | xargs -0 -r perl -0pi -e 's/,(\s*\n\s*[)\]])/$1/g'
+    # Into the build's copy only where a file changed (its time then says so).
+    while IFS= read -r -d '' file; do
+        if ! cmp -s "$staging/$file" "$library/Vendor/$file"; then
+            mkdir -p "$(dirname "$library/Vendor/$file")"
+            cp -p "$staging/$file" "$library/Vendor/$file"
+        fi
+    done < <(cd "$staging" && find . -type f -print0)
+    while IFS= read -r -d '' file; do
+        [ -e "$staging/$file" ] || rm -f "$library/Vendor/$file"
+    done < <(cd "$library/Vendor" && find . -type f -print0)
+
+    say "swift build --build-tests of the libraries (log: $cache/library-build.log)"
+    if ! in_chroot "cd /src-libraries && swift build --build-tests --scratch-path /build-libraries" >"$cache/library-build.log" 2>&1; then
+        local errors
+        errors=$(grep -E '^/src-libraries/[^ ]*: error:' "$cache/library-build.log" | sort -u)
+        if [ -n "$errors" ] && ! printf '%s\n' "$errors" | grep -qv '^/src-libraries/Vendor/'; then
+            printf '%s\n' "$errors" | head -n 10 >&2
+            cannot "the dependency sources this machine offers use more of Swift 6.1/6.2 than the three rewrites cover; the project's own sources were not reached (log: $cache/library-build.log)"
+        fi
+        printf '%s\n' "${errors:-$(tail -n 20 "$cache/library-build.log")}" | head -n 40 >&2
+        fail "the libraries or their tests do not build with trixie's swiftlang (log: $cache/library-build.log)"
+    fi
+    say "swift test of the libraries (log: $cache/library-test.log)"
+    if ! in_chroot "cd /src-libraries && swift test --skip-build --scratch-path /build-libraries" >"$cache/library-test.log" 2>&1; then
+        grep -E 'error|failed' "$cache/library-test.log" | head -n 40 >&2
+        fail "the libraries' unit tests failed with trixie's swiftlang (log: $cache/library-test.log)"
+    fi
+    grep -E "^[[:space:]]*Executed" "$cache/library-test.log" | tail -n 1 >&2
+    say "passed: the libraries and their unit tests with $(chroot "$root" swift --version 2>&1 | head -n 1); the command was not built (its dependencies need a newer Swift)"
+}
+
 # Resolution picks, for each dependency, the newest version whose manifest this Swift can read.
 # Where the package source offers only versions that need a newer Swift (a mirror holding one
-# version of each package, as CI's machines do), nothing can be built with 6.0.3 here.
+# version of each package, as CI's machines do), the whole package cannot be built with 6.0.3
+# here: the libraries are, from those versions' sources (above).
 if ! in_chroot "swift package resolve --scratch-path /build" >"$cache/resolve.log" 2>&1; then
     if grep -q 'incompatible tools version' "$cache/resolve.log"; then
         offered=$(grep -o "'[^']*' [0-9.]* contains incompatible tools version ([0-9.]*)" "$cache/resolve.log" | sort -u)
-        cannot "the dependency versions this machine's package source offers need a newer Swift than 6.0.3, so the build and the unit tests cannot run here (a machine that reaches GitHub resolves older releases). SwiftPM stops at the first it meets: $offered"
+        say "the dependency versions this machine's package source offers need a newer Swift than 6.0.3 (a machine that reaches GitHub resolves older releases); SwiftPM stops at the first it meets: $offered"
+        library_check
+        exit 0
     fi
     tail -n 20 "$cache/resolve.log" >&2
     fail "swift package resolve failed with trixie's swiftlang (log: $cache/resolve.log)"

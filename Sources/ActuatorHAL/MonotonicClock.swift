@@ -39,14 +39,25 @@ extension Duration {
     /// within ±9.2 s, which nearly all of these are, has its count in 64 bits: one division by a
     /// constant.
     public var nanoseconds: Int64 {
+        #if compiler(>=6.2)
         if let attoseconds = Int64(exactly: attoseconds) { return attoseconds / 1_000_000_000 }
         return Int64(attoseconds / 1_000_000_000)
+        #else
+        // Swift 6.0 and 6.1 (Debian trixie's swiftlang) have no `attoseconds` (SE-0457).
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        #endif
     }
 
     /// `nanoseconds` nanoseconds, without the generic `.nanoseconds(_:)`'s checked 128-bit
     /// conversion.
     public init(nanoseconds: Int64) {
+        #if compiler(>=6.2)
         self.init(attoseconds: Int128(nanoseconds) * 1_000_000_000)
+        #else
+        let (seconds, remainder) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        self.init(secondsComponent: seconds, attosecondsComponent: remainder * 1_000_000_000)
+        #endif
     }
 
     /// This duration in seconds as a floating-point value.

@@ -10,6 +10,11 @@ final class MonotonicInstantTests: XCTestCase {
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
+    /// `Duration(attoseconds:)` is Swift 6.2's; this one is Swift 6.0's too.
+    private func attoseconds(_ count: Int64) -> Duration {
+        Duration(secondsComponent: 0, attosecondsComponent: count)
+    }
+
     func testNanosecondsAgreeWithComponentsOnBothSidesOfTheShortcut() {
         let durations: [Duration] = [
             .zero, .nanoseconds(1), .nanoseconds(-1), .microseconds(37), .milliseconds(-50), .seconds(9), .seconds(-9),
@@ -17,8 +22,8 @@ final class MonotonicInstantTests: XCTestCase {
             .nanoseconds(9_223_372_036), .nanoseconds(9_223_372_037), .nanoseconds(-9_223_372_036), .nanoseconds(-9_223_372_037),
             .seconds(3_600), .seconds(-86_400 * 365), .seconds(Int64.max / 1_000_000_000),
             // Below a nanosecond: truncated toward zero on either side.
-            Duration(attoseconds: 999_999_999), Duration(attoseconds: -999_999_999), Duration(attoseconds: 1_500_000_000),
-            Duration(attoseconds: -1_500_000_000), Duration(attoseconds: Int128(Int64.max)), Duration(attoseconds: Int128(Int64.min)),
+            attoseconds(999_999_999), attoseconds(-999_999_999), attoseconds(1_500_000_000), attoseconds(-1_500_000_000),
+            attoseconds(.max), attoseconds(.min),
         ]
         for duration in durations {
             XCTAssertEqual(duration.nanoseconds, byComponents(duration), "\(duration)")

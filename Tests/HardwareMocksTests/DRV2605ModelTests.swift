@@ -155,7 +155,7 @@ final class DRV2605ModelTests: XCTestCase {
         try board.powerOn(mode: Mode.internalTrigger)
         try board.writeRegister(Reg.library, 6)
         // Strong Click 100 %, wait 12 × 10 ms, Buzz 1, end.
-        try board.bus.write(address: SimulatedBoard.chipAddress, [Reg.sequence1, 1, 0x80 | 12, 47, 0])
+        try board.bus.write(address: SimulatedBoard.chipAddress, [Reg.sequence1, 1, UInt8(0x80 | 12), 47, 0])
         try board.writeRegister(Reg.go, 1)
         let start = try XCTUnwrap(board.bus.log.last).time
         let length = DRV2605Model.estimatedDuration(ofEffect: 1) + .milliseconds(120) + DRV2605Model.estimatedDuration(ofEffect: 47)

@@ -111,7 +111,7 @@ final class InputBindingsTests: XCTestCase {
         let reports = ReportLog()
         try start([InputBinding(input: "trigger", trigger: .whileHeld(tail: .effect(2)), content: .notation(source: "buzz", Self.buzz),
                                 maximumHold: .seconds(3))])
-        bindings.reportHandler = { reports.append($0) }
+        bindings.reportHandler = { @Sendable report in reports.append(report) }
         send("trigger", .press)
         run(for: .milliseconds(2_990))
         XCTAssertEqual(names, ["notation"])
@@ -183,7 +183,7 @@ final class InputBindingsTests: XCTestCase {
         limits.playersPerActuator = 4
         try start([InputBinding(input: "a", trigger: .press, content: .notation(source: "buzz", Self.buzz), retrigger: .layer)], limits: limits)
         let reports = ReportLog()
-        bindings.reportHandler = { reports.append($0) }
+        bindings.reportHandler = { @Sendable report in reports.append(report) }
         for _ in 0..<100 { send("a", .press) }
         XCTAssertEqual(service.players.count, 4, "never more players than the limit")
         XCTAssertEqual(reports.entries.filter { !$0.problems.isEmpty }.count, 96)

@@ -13,7 +13,7 @@
 #
 # Where the machine's package source offers only dependency releases that need a newer Swift (CI's
 # machines), the whole package cannot resolve with 6.0.3; the libraries and their unit tests are
-# then built from those releases' sources under Scripts/trixie-library/Package.swift instead.
+# then built from those releases' sources under a manifest for 6.0 (Scripts/trixie-manifest.swift).
 #
 # It needs root (debootstrap, chroot, mounts). Where the machine cannot run it (not root, no
 # debootstrap to install) it says why and exits 0 with HAPTICBOARD_TRIXIE=auto (the test command's
@@ -132,29 +132,32 @@ syntax_check() {
 syntax_check
 
 # The libraries and their unit tests, built by 6.0.3 from the sources of the dependency releases
-# this machine resolves, under a manifest of their own for Swift 6.0 (Scripts/trixie-library/
-# Package.swift; the command and its service need swift-nio and Hummingbird and are not in it).
+# this machine resolves, under one manifest for Swift 6.0 written from the project's and those
+# releases' own (Scripts/trixie-manifest.swift). The command and its tests are left out: swift-nio
+# builds, but the newest Hummingbird stack needs 6.1/6.2 in ways no spelling change undoes
+# (swift-service-lifecycle's `nonisolated(nonsending)` functions, swift-http-types' typed throws).
 # For a machine whose package source offers only dependency releases that need a newer Swift.
 library_check() {
-    local host_checkouts="${HAPTICBOARD_SCRATCH:-.build}/checkouts" library="$root/src-libraries" staging="$cache/vendor" name file
-    swift package resolve --scratch-path "${HAPTICBOARD_SCRATCH:-.build}" >/dev/null 2>&1 \
+    local host_scratch="${HAPTICBOARD_SCRATCH:-.build}" library="$root/src-libraries" staging="$cache/vendor" manifest="$cache/Package-6.0.swift" name file
+    swift package resolve --scratch-path "$host_scratch" >/dev/null 2>&1 \
         || cannot "the dependencies do not resolve on this machine either"
+    swift Scripts/trixie-manifest.swift . "$host_scratch/checkouts" --without hapticboard >"$manifest" \
+        || fail "could not write the Swift 6.0 manifest (Scripts/trixie-manifest.swift)"
     # The project's files as in /src; Vendor/ is kept, so an unchanged dependency is not rebuilt.
     mkdir -p "$library/Vendor"
     find "$library" -mindepth 1 -maxdepth 1 ! -name Vendor -exec rm -rf {} +
     git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$library"
-    cp Scripts/trixie-library/Package.swift "$library/Package.swift"
+    cp "$manifest" "$library/Package.swift"
     rm -rf "$staging"
-    for name in Yams swift-log swift-system malloc-interposer; do
-        [ -d "$host_checkouts/$name/Sources" ] || cannot "no checkout of $name in $host_checkouts"
+    for name in $(grep -o 'Vendor/[^/]*' "$manifest" | sort -u | cut -d/ -f2); do
         mkdir -p "$staging/$name"
-        cp -a "$host_checkouts/$name/Sources" "$staging/$name/"
+        cp -a "$host_scratch/checkouts/$name/Sources" "$staging/$name/"
     done
     # The newest swift-log and swift-system are written for Swift 6.1/6.2. Three spellings are
     # rewritten for 6.0 in this copy (what they mean does not change what the project's code can
     # call): a trailing comma before a closing bracket, `nonisolated(nonsending)` (6.2's default
     # for their async functions), and `#if _runtime(_multithreaded)` (true on Linux).
-    find "$staging" -name '*.swift' -print0 | xargs -0 -r sed -i 's/_runtime(_multithreaded)/true/g; s/nonisolated(nonsending) //g'
+    find "$staging" -name '*.swift' -print0 | xargs -0 -r sed -i 's/_runtime(_multithreaded)/true/g; s/nonisolated(nonsending)[[:space:]]*//g'
     find "$staging" -name '*.swift' -print0 | xargs -0 -r perl -0pi -e 's/,(\s*\n\s*[)\]])/$1/g'
     # Into the build's copy only where a file changed (its time then says so).
     while IFS= read -r -d '' file; do

@@ -116,12 +116,18 @@ fuzz_one() {
         echo "fuzz $target: FAILED: libFuzzer saw no coverage in ${runs:-?} executions$by (the Swift modules were built without -sanitize=fuzzer's instrumentation); log: $log" >"$result"
         return 1
     fi
+    # libFuzzer's exit on SIGINT/SIGTERM (-interrupted_exitcode): stopped by hand, nothing found.
+    if [ "$status" -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then
+        echo "fuzz $target: interrupted after ${runs:-?} executions$by (${rate:-?}/s), coverage ${coverage:-unknown}; no crash, leak or timeout until then" >"$result"
+        return 1
+    fi
     {
         echo "fuzz $target: FAILED after ${runs:-?} executions$by (exit $status); the end of its log ($log):"
         grep -E 'ERROR|invariant broken|Fatal error|SUMMARY|Test unit written|==[0-9]+==' "$log" | head -n 20 | sed 's/^/    /' || true
         tail -n 15 "$log" | sed 's/^/    /'
-        for artifact in "$artifacts"*; do
-            [ -e "$artifact" ] && echo "    replay: $bin/fuzz-$target $artifact"
+        # The input this run wrote (older runs' inputs stay in the folder beside it).
+        sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | while read -r artifact; do
+            echo "    replay: $bin/fuzz-$target $artifact"
         done
     } >"$result"
     return 1

@@ -5,8 +5,9 @@
 # 1.6, runs every libFuzzer target for a bounded time (Scripts/fuzz.sh; HAPTICBOARD_FUZZ_SECONDS
 # each, built without optimisation), runs the kernel lane (Tests/KernelLane/run.sh: the release
 # binary against Debian's kernel under QEMU), and builds the Debian package and checks it in a
-# scratch root (Scripts/package-deb.sh, check-package.sh), and checks the sources with Debian
-# trixie's swiftlang 6.0.3 in a chroot (Scripts/check-trixie-swiftlang.sh: where the machine can).
+# scratch root (Scripts/package-deb.sh, check-package.sh), and builds with Debian trixie's
+# swiftlang 6.0.3 in a chroot, running the libraries' unit tests there (where the machine can and
+# its dependency releases allow; Scripts/check-trixie-swiftlang.sh).
 # HAPTICBOARD_SKIP_LANE=1 skips the lane for a quick local run; CI always runs it.
 #
 # The lane runs beside the other steps, its output kept in .build-lane/lane.log and printed when

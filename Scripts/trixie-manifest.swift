@@ -106,6 +106,46 @@ func setting(_ json: JSON, traits: Set<String>) throws -> (tool: String, text: S
     }
 }
 
+/// The target's declaration in the generated manifest: its sources where the generated package keeps
+/// them, and its settings as they apply on Linux with its package's default traits.
+func declaration(of target: JSON, named name: String, in package: DumpedPackage, dependencies: [String]) throws -> String {
+    let type = target["type"] as? String ?? "regular"
+    let path = package.root + (target["path"] as? String ?? "\(type == "test" ? "Tests" : "Sources")/\(name)")
+    if type == "system" {
+        let pkgConfig = (target["pkgConfig"] as? String).map { ", pkgConfig: \(literal($0))" } ?? ""
+        return "    .systemLibrary(name: \(literal(name)), path: \(literal(path))\(pkgConfig)),"
+    }
+    var fields = ["name: \(literal(name))", "dependencies: \(literals(dependencies))", "path: \(literal(path))"]
+    if let exclude = target["exclude"] as? [String], !exclude.isEmpty { fields.append("exclude: \(literals(exclude))") }
+    if let sources = target["sources"] as? [String] { fields.append("sources: \(literals(sources))") }
+    if let resources = target["resources"] as? [JSON], !resources.isEmpty {
+        let rules = resources.map { resource -> String in
+            let rule = (resource["rule"] as? JSON)?.keys.first ?? "process"
+            return ".\(rule)(\(literal(resource["path"] as? String ?? "")))"
+        }
+        fields.append("resources: [\(rules.joined(separator: ", "))]")
+    }
+    if let headers = target["publicHeadersPath"] as? String { fields.append("publicHeadersPath: \(literal(headers))") }
+    var settings: [String: [String]] = [:]
+    for json in target["settings"] as? [JSON] ?? [] {
+        if let (tool, text) = try setting(json, traits: package.defaultTraits) { settings[tool, default: []].append(text) }
+    }
+    // A 6.0 manifest's targets default to Swift 6; a Swift 5 package's are not written for it.
+    let swift = settings["swift"] ?? []
+    if !package.isProject, package.languageMode == 5, !swift.contains(where: { $0.hasPrefix(".swiftLanguageMode") }) {
+        settings["swift", default: []].append(".swiftLanguageMode(.v5)")
+    }
+    for (tool, label) in [("c", "cSettings"), ("cxx", "cxxSettings"), ("swift", "swiftSettings"), ("linker", "linkerSettings")] {
+        if let texts = settings[tool], !texts.isEmpty { fields.append("\(label): [\(texts.joined(separator: ", "))]") }
+    }
+    switch type {
+    case "regular": return "    .target(\(fields.joined(separator: ", "))),"
+    case "executable": return "    .executableTarget(\(fields.joined(separator: ", "))),"
+    case "test": return "    .testTarget(\(fields.joined(separator: ", "))),"
+    default: throw ManifestError("\(package.identity)'s target \(name) is a \(type) target")
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 var without: Set<String> = []
 var paths: [String] = []
@@ -128,7 +168,8 @@ let projectPath = paths[0], checkoutsPath = paths[1]
 do {
     var packages: [String: DumpedPackage] = [:]
     let project = DumpedPackage(identity: "", json: try dumpPackage(at: projectPath), root: "", isProject: true)
-    for folder in try FileManager.default.contentsOfDirectory(atPath: checkoutsPath).sorted() {
+    for folder in try FileManager.default.contentsOfDirectory(atPath: checkoutsPath).sorted()
+    where FileManager.default.fileExists(atPath: "\(checkoutsPath)/\(folder)/Package.swift") {
         let identity = folder.lowercased()
         packages[identity] = DumpedPackage(identity: identity, json: try dumpPackage(at: "\(checkoutsPath)/\(folder)"),
                                            root: "Vendor/\(folder)/", isProject: false)
@@ -180,6 +221,7 @@ do {
     var seen: [String: String] = [:]
     var index = 0
     var lines: [String] = []
+    var cxxStandards: Set<String> = []
     while index < order.count {
         let (package, name) = order[index]
         index += 1
@@ -196,43 +238,12 @@ do {
                 if !dependencies.contains(needed) { dependencies.append(needed) }
             }
         }
-        let type = target["type"] as? String ?? "regular"
-        let folder = type == "test" ? "Tests" : "Sources"
-        let path = package.root + (target["path"] as? String ?? "\(folder)/\(name)")
-        var fields = ["name: \(literal(name))"]
-        if type != "system" { fields.append("dependencies: \(literals(dependencies))") }
-        fields.append("path: \(literal(path))")
-        if let exclude = target["exclude"] as? [String], !exclude.isEmpty { fields.append("exclude: \(literals(exclude))") }
-        if let sources = target["sources"] as? [String] { fields.append("sources: \(literals(sources))") }
-        if let resources = target["resources"] as? [JSON], !resources.isEmpty {
-            let rules = resources.map { resource -> String in
-                let rule = (resource["rule"] as? JSON)?.keys.first ?? "process"
-                return ".\(rule)(\(literal(resource["path"] as? String ?? "")))"
-            }
-            fields.append("resources: [\(rules.joined(separator: ", "))]")
-        }
-        if let headers = target["publicHeadersPath"] as? String { fields.append("publicHeadersPath: \(literal(headers))") }
-        var settings: [String: [String]] = [:]
-        for json in target["settings"] as? [JSON] ?? [] {
-            if let (tool, text) = try setting(json, traits: package.defaultTraits) { settings[tool, default: []].append(text) }
-        }
-        let swift = settings["swift"] ?? []
-        if !package.isProject, package.languageMode == 5, !swift.contains(where: { $0.hasPrefix(".swiftLanguageMode") }) {
-            settings["swift", default: []].append(".swiftLanguageMode(.v5)")
-        }
-        for (tool, label) in [("c", "cSettings"), ("cxx", "cxxSettings"), ("swift", "swiftSettings"), ("linker", "linkerSettings")] {
-            if let texts = settings[tool], !texts.isEmpty { fields.append("\(label): [\(texts.joined(separator: ", "))]") }
-        }
-        switch type {
-        case "regular": lines.append("    .target(\(fields.joined(separator: ", "))),")
-        case "executable": lines.append("    .executableTarget(\(fields.joined(separator: ", "))),")
-        case "test": lines.append("    .testTarget(\(fields.joined(separator: ", "))),")
-        case "system":
-            let pkgConfig = (target["pkgConfig"] as? String).map { ", pkgConfig: \(literal($0))" } ?? ""
-            lines.append("    .systemLibrary(name: \(literal(name)), path: \(literal(path))\(pkgConfig)),")
-        default: throw ManifestError("\(package.identity)'s target \(name) is a \(type) target")
-        }
+        lines.append(try declaration(of: target, named: name, in: package, dependencies: dependencies))
+        if let standard = package.json["cxxLanguageStandard"] as? String { cxxStandards.insert(standard) }
     }
+    // The newest C++ standard a package asks for (`c++17` → `.cxx17`, `gnu++17` → `.gnucxx17`).
+    let cxxStandard = cxxStandards.max { $0.filter(\.isNumber) < $1.filter(\.isNumber) }
+        .map { ", cxxLanguageStandard: .\($0.replacingOccurrences(of: "gnu++", with: "gnucxx").replacingOccurrences(of: "c++", with: "cxx"))" } ?? ""
     print("""
     // swift-tools-version:6.0
     // Generated by Scripts/trixie-manifest.swift from the project's Package.swift and its
@@ -241,9 +252,9 @@ do {
 
     let package = Package(name: "hapticboard-for-swift-6.0", targets: [
     \(lines.joined(separator: "\n"))
-    ], cxxLanguageStandard: .cxx17)
+    ]\(cxxStandard))
     """)
 } catch {
-    FileHandle.standardError.write(Data("manifest.swift: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("trixie-manifest.swift: \(error)\n".utf8))
     exit(1)
 }

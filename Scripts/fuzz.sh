@@ -159,7 +159,7 @@ for target in "${targets[@]}"; do
 done
 
 if ((${#failed[@]} > 0)); then
-    echo "fuzz: ${#failed[@]} of ${#targets[@]} targets failed: ${failed[*]}" >&2
+    echo "fuzz: ${#failed[@]} of ${#targets[@]} targets did not pass: ${failed[*]}" >&2
     exit 1
 fi
 echo "fuzz: ${#targets[@]} of ${#targets[@]} targets passed (${seconds} s each)"

@@ -16,7 +16,6 @@ public final class ForceFeedbackRecorder: @unchecked Sendable {
     private let clock: any MonotonicClock
     private let lock = NSLock()
     private var recorded: [Entry] = []
-    private var keptHistory: Int?
     /// The answer to the next uploads, for tests of a device that refuses (EINVAL, ENOSPC).
     public var uploadAnswer: Errno?
 
@@ -27,20 +26,8 @@ public final class ForceFeedbackRecorder: @unchecked Sendable {
         device.serviceHook = { [weak self] in self?.drain() }
     }
 
-    /// When set, `entries` keeps only about this many of the newest requests (and the device its
-    /// own history likewise): a long run stays in bounded memory. Nil (the default): all are kept.
-    public var historyLimit: Int? {
-        get { lock.withLock { keptHistory } }
-        set {
-            lock.withLock {
-                keptHistory = newValue
-                recorded.keepNewest(newValue)
-            }
-            device.historyLimit = newValue
-        }
-    }
-
-    /// Every request so far (the newest under `historyLimit`), oldest first.
+    /// Every request so far, oldest first; under the device's `historyLimit`, about that many of
+    /// the newest, as the device keeps its own.
     public var entries: [Entry] { lock.withLock { recorded } }
 
     /// The uploads' effects, oldest first.
@@ -56,9 +43,10 @@ public final class ForceFeedbackRecorder: @unchecked Sendable {
     /// Answers and records whatever clients asked for.
     public func drain() {
         while let request = try? device.nextRequest(timeout: .zero) {
+            let limit = device.historyLimit
             lock.withLock {
                 recorded.append(Entry(time: clock.now, request: request))
-                recorded.keepNewest(keptHistory)
+                recorded.keepNewest(limit)
             }
             switch request {
             case .upload(let upload): try? device.complete(upload, result: uploadAnswer)

@@ -31,8 +31,8 @@ public final class SimulatedBoardHardware: BoardHardware {
         didSet {
             for board in chips.values { board.keepOnlyRecentHistory(historyLimit) }
             for sink in pcmSinks.values.joined() { sink.captureLimit = historyLimit.map { $0 * sink.format.periodFrames } }
+            // The stand-ins' recorders follow their devices.
             for device in forceFeedbackDevices + inputDevices.values { device.historyLimit = historyLimit }
-            for recorder in forceFeedbackRecorders.values { recorder.historyLimit = historyLimit }
         }
     }
     /// How many opened sound devices per owner a history limit keeps.
@@ -124,9 +124,8 @@ public final class SimulatedBoardHardware: BoardHardware {
         if let made = inputDevices[path] { return made }
         let capabilities = ForceFeedbackCapabilities(effectTypes: [.rumble, .periodic, .constant], waveforms: [.sine], supportsGain: true, effectSlots: 16)
         let device = SimulatedForceFeedbackDevice(setup: ForceFeedbackDeviceSetup(name: "simulated rumble (\(owner))", capabilities: capabilities), clientPath: path)
-        let recorder = ForceFeedbackRecorder(device: device, clock: virtualClock)
-        recorder.historyLimit = historyLimit
-        forceFeedbackRecorders[owner] = recorder
+        device.historyLimit = historyLimit
+        forceFeedbackRecorders[owner] = ForceFeedbackRecorder(device: device, clock: virtualClock)
         inputDevices[path] = device
         return device
     }

@@ -131,44 +131,61 @@ syntax_check() {
 }
 syntax_check
 
+# run_tests FOLDER SCRATCH WHAT LOG: the unit tests built in the chroot's SCRATCH, run; their
+# summary printed (XCTest's and Swift Testing's).
+run_tests() {
+    say "swift test of $3 (log: $4)"
+    if ! in_chroot "cd $1 && swift test --skip-build --scratch-path $2" >"$4" 2>&1; then
+        grep -E 'error|failed' "$4" | head -n 40 >&2
+        fail "$3: unit tests failed with trixie's swiftlang (log: $4)"
+    fi
+    grep -E "^[[:space:]]*Executed|Test run with" "$4" | tail -n 2 >&2
+}
+
 # The libraries and their unit tests, built by 6.0.3 from the sources of the dependency releases
 # this machine resolves, under one manifest for Swift 6.0 written from the project's and those
 # releases' own (Scripts/trixie-manifest.swift). The command and its tests are left out: swift-nio
 # builds, but the newest Hummingbird stack needs 6.1/6.2 in ways no spelling change undoes
 # (swift-service-lifecycle's `nonisolated(nonsending)` functions, swift-http-types' typed throws).
 # For a machine whose package source offers only dependency releases that need a newer Swift.
+# sync_changed FROM TO: makes TO hold FROM's files, copying only those whose content differs (their
+# time is then now) and removing those FROM lacks, so SwiftPM rebuilds only what changed, even from
+# a fresh clone whose every file is new.
+sync_changed() {
+    local file
+    mkdir -p "$2"
+    while IFS= read -r -d '' file; do
+        if ! cmp -s "$1/$file" "$2/$file"; then
+            mkdir -p "$(dirname "$2/$file")"
+            cp "$1/$file" "$2/$file"
+        fi
+    done < <(cd "$1" && find . -type f -print0)
+    while IFS= read -r -d '' file; do
+        [ -e "$1/$file" ] || rm -f "$2/$file"
+    done < <(cd "$2" && find . -type f -print0)
+}
+
 library_check() {
-    local host_scratch="${HAPTICBOARD_SCRATCH:-.build}" library="$root/src-libraries" staging="$cache/vendor" manifest="$cache/Package-6.0.swift" name file
+    local host_scratch="${HAPTICBOARD_SCRATCH:-.build}" staging="$cache/staging" name
     swift package resolve --scratch-path "$host_scratch" >/dev/null 2>&1 \
         || cannot "the dependencies do not resolve on this machine either"
-    swift Scripts/trixie-manifest.swift . "$host_scratch/checkouts" --without hapticboard >"$manifest" \
-        || fail "could not write the Swift 6.0 manifest (Scripts/trixie-manifest.swift)"
-    # The project's files as in /src; Vendor/ is kept, so an unchanged dependency is not rebuilt.
-    mkdir -p "$library/Vendor"
-    find "$library" -mindepth 1 -maxdepth 1 ! -name Vendor -exec rm -rf {} +
-    git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$library"
-    cp "$manifest" "$library/Package.swift"
+    # The package as 6.0.3 builds it: the project's files, the manifest, and Vendor/NAME/Sources.
     rm -rf "$staging"
-    for name in $(grep -o 'Vendor/[^/]*' "$manifest" | sort -u | cut -d/ -f2); do
-        mkdir -p "$staging/$name"
-        cp -a "$host_scratch/checkouts/$name/Sources" "$staging/$name/"
+    mkdir -p "$staging/Vendor"
+    git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$staging"
+    swift Scripts/trixie-manifest.swift . "$host_scratch/checkouts" --without hapticboard >"$staging/Package.swift" \
+        || fail "could not write the Swift 6.0 manifest (Scripts/trixie-manifest.swift)"
+    for name in $(grep -o 'Vendor/[^/]*' "$staging/Package.swift" | sort -u | cut -d/ -f2); do
+        mkdir -p "$staging/Vendor/$name"
+        cp -a "$host_scratch/checkouts/$name/Sources" "$staging/Vendor/$name/"
     done
     # The newest swift-log and swift-system are written for Swift 6.1/6.2. Three spellings are
     # rewritten for 6.0 in this copy (what they mean does not change what the project's code can
     # call): a trailing comma before a closing bracket, `nonisolated(nonsending)` (6.2's default
     # for their async functions), and `#if _runtime(_multithreaded)` (true on Linux).
-    find "$staging" -name '*.swift' -print0 | xargs -0 -r sed -i 's/_runtime(_multithreaded)/true/g; s/nonisolated(nonsending)[[:space:]]*//g'
-    find "$staging" -name '*.swift' -print0 | xargs -0 -r perl -0pi -e 's/,(\s*\n\s*[)\]])/$1/g'
-    # Into the build's copy only where a file changed (its time then says so).
-    while IFS= read -r -d '' file; do
-        if ! cmp -s "$staging/$file" "$library/Vendor/$file"; then
-            mkdir -p "$(dirname "$library/Vendor/$file")"
-            cp -p "$staging/$file" "$library/Vendor/$file"
-        fi
-    done < <(cd "$staging" && find . -type f -print0)
-    while IFS= read -r -d '' file; do
-        [ -e "$staging/$file" ] || rm -f "$library/Vendor/$file"
-    done < <(cd "$library/Vendor" && find . -type f -print0)
+    find "$staging/Vendor" -name '*.swift' -print0 | xargs -0 -r sed -i 's/_runtime(_multithreaded)/true/g; s/nonisolated(nonsending)[[:space:]]*//g'
+    find "$staging/Vendor" -name '*.swift' -print0 | xargs -0 -r perl -0pi -e 's/,(\s*\n\s*[)\]])/$1/g'
+    sync_changed "$staging" "$root/src-libraries"
 
     say "swift build --build-tests of the libraries (log: $cache/library-build.log)"
     if ! in_chroot "cd /src-libraries && swift build --build-tests --scratch-path /build-libraries" >"$cache/library-build.log" 2>&1; then
@@ -181,12 +198,7 @@ library_check() {
         printf '%s\n' "${errors:-$(tail -n 20 "$cache/library-build.log")}" | head -n 40 >&2
         fail "the libraries or their tests do not build with trixie's swiftlang (log: $cache/library-build.log)"
     fi
-    say "swift test of the libraries (log: $cache/library-test.log)"
-    if ! in_chroot "cd /src-libraries && swift test --skip-build --scratch-path /build-libraries" >"$cache/library-test.log" 2>&1; then
-        grep -E 'error|failed' "$cache/library-test.log" | head -n 40 >&2
-        fail "the libraries' unit tests failed with trixie's swiftlang (log: $cache/library-test.log)"
-    fi
-    grep -E "^[[:space:]]*Executed" "$cache/library-test.log" | tail -n 1 >&2
+    run_tests /src-libraries /build-libraries "the libraries" "$cache/library-test.log"
     say "passed: the libraries and their unit tests with $(chroot "$root" swift --version 2>&1 | head -n 1); the command was not built (its dependencies need a newer Swift)"
 }
 
@@ -209,10 +221,5 @@ if ! in_chroot "swift build --build-tests --scratch-path /build" >"$cache/build.
     grep -E 'error:' "$cache/build.log" | sort -u | head -n 40 >&2
     fail "the package does not build with trixie's swiftlang (log: $cache/build.log)"
 fi
-say "swift test (log: $cache/test.log)"
-if ! in_chroot "swift test --skip-build --scratch-path /build" >"$cache/test.log" 2>&1; then
-    grep -E 'error|failed' "$cache/test.log" | head -n 40 >&2
-    fail "unit tests failed with trixie's swiftlang (log: $cache/test.log)"
-fi
-grep -E "^(Executed|.*Test run with)" "$cache/test.log" | tail -n 2 >&2
+run_tests /src /build "the package" "$cache/test.log"
 say "passed with $(chroot "$root" swift --version 2>&1 | head -n 1)"

@@ -18,9 +18,11 @@ struct ManifestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Packages whose products are dropped, and why, as the project's own manifest drops them below 6.1.
+/// Packages whose products are dropped: they need Swift 6.1 to build at all, and the project's own
+/// manifest drops them below 6.1 too.
 let leftOut: Set<String> = ["swift-property-based"]
 
+/// The package's manifest as this machine's Swift evaluates it for Linux, as JSON.
 func dumpPackage(at path: String) throws -> JSON {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

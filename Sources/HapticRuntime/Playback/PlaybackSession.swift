@@ -105,6 +105,9 @@ public final class PlaybackSession {
     /// Actions the caller scheduled itself (`snapshot`), left out of the report's command count.
     private var auxiliaryActionCount = 0
     private let finished = FinishSignal()
+    /// Why the engine stopped on its own (a device gone, a bus fault), kept apart from `finished`,
+    /// which each item resets.
+    private let engineStop = FinishSignal()
     private var wakeDone = false
 
     /// A session on `actuators` of `board` (by default all; each item plays on all of them, mixed
@@ -116,9 +119,13 @@ public final class PlaybackSession {
         self.pace = pace
         scheduler = DeadlineScheduler(clock: self.clock, latePolicy: latePolicy)
         engine = board.makeEngine(for: targets, scheduler: scheduler)
-        let signal = finished
+        let signal = finished, stop = engineStop
         let engine = self.engine
-        engine.stoppedHandler = { [weak engine] reason in signal.finish(Failure.engineStopped(reason, fault: engine?.lastFault)) }
+        engine.stoppedHandler = { [weak engine] reason in
+            let failure = Failure.engineStopped(reason, fault: engine?.lastFault)
+            stop.finish(failure)
+            signal.finish(failure)
+        }
     }
 
     /// Attaches the sound output the items' audio events play on (`simulated`: it plays on virtual
@@ -165,10 +172,18 @@ public final class PlaybackSession {
         } catch {
             // Whatever failed, the actuators must not keep driving.
             try? finish()
-            throw error
+            throw cause(of: error)
         }
         try finish()
         return report(items: items, passes: passes, elapsed: elapsed, start: start)
+    }
+
+    /// A call refused because the engine had stopped on its own is reported with why it stopped:
+    /// the stop can fall between an item's start and the last wait (the sound card unplugged
+    /// while a pass begins), and "the engine is stopped" alone would hide the device.
+    private func cause(of error: any Error) -> any Error {
+        if case HapticEngineError.engineNotRunning = error, case .some(.some(let stop)) = engineStop.outcome { return stop }
+        return error
     }
 
     /// How far ahead the first item starts: the engine wakes and prepares each actuator by its

@@ -142,12 +142,6 @@ run_tests() {
     grep -E "^[[:space:]]*Executed|Test run with" "$4" | tail -n 2 >&2
 }
 
-# The libraries and their unit tests, built by 6.0.3 from the sources of the dependency releases
-# this machine resolves, under one manifest for Swift 6.0 written from the project's and those
-# releases' own (Scripts/trixie-manifest.swift). The command and its tests are left out: swift-nio
-# builds, but the newest Hummingbird stack needs 6.1/6.2 in ways no spelling change undoes
-# (swift-service-lifecycle's `nonisolated(nonsending)` functions, swift-http-types' typed throws).
-# For a machine whose package source offers only dependency releases that need a newer Swift.
 # sync_changed FROM TO: makes TO hold FROM's files, copying only those whose content differs (their
 # time is then now) and removing those FROM lacks, so SwiftPM rebuilds only what changed, even from
 # a fresh clone whose every file is new.
@@ -165,6 +159,12 @@ sync_changed() {
     done < <(cd "$2" && find . -type f -print0)
 }
 
+# The libraries and their unit tests, built by 6.0.3 from the sources of the dependency releases
+# this machine resolves, under one manifest for Swift 6.0 written from the project's and those
+# releases' own (Scripts/trixie-manifest.swift). The command and its tests are left out: swift-nio
+# builds, but the newest Hummingbird stack needs 6.1/6.2 in ways no spelling change undoes
+# (swift-service-lifecycle's `nonisolated(nonsending)` functions, swift-http-types' typed throws).
+# For a machine whose package source offers only dependency releases that need a newer Swift.
 library_check() {
     local host_scratch="${HAPTICBOARD_SCRATCH:-.build}" staging="$cache/staging" name
     swift package resolve --scratch-path "$host_scratch" >/dev/null 2>&1 \

@@ -129,6 +129,62 @@ final class AudioSchedulerTests: XCTestCase {
         XCTAssertLessThan(report.offset, .milliseconds(5) + rig.sink.format.duration(ofFrames: 2 * 128 + 1), "behind by at most the queue")
     }
 
+    func testOnASharedDeviceASoundIsWholeOrItsStreamRanDry() throws {
+        // dshare and dmix copy a write into the shared buffer only as far as one buffer past the
+        // period the device plays; the rest waits for the next write. A service that ran a little
+        // late topped the queue up past that window (its whole-period writes end up to a period
+        // beyond three periods ahead), and when the next one ran late enough the rest had its turn
+        // before it was copied: the lane once captured its noise burst with the first 49 frames
+        // silent and no underrun reported. Every frame written must reach the device at once, so
+        // a service late enough to lose audio is an underrun the scheduler counts. Services on a
+        // one-period grid as the engine runs them, one of them late by a part of a period and the
+        // next by two to four periods, at every phase of the device's periods, while the sound is
+        // being written.
+        let period = format.periodFrames
+        var silent: [String] = []
+        // Positions read a period at a time (snd-aloop) or to the frame (DMA with residue), each
+        // against every phase of the device's periods.
+        for phase in stride(from: 0, to: period, by: period / 4) {
+            let phaseDuration = format.duration(ofFrames: phase)
+            for granularity in [PCMCaptureSink.PositionGranularity.period(phase: phaseDuration), .frame] {
+                for late in stride(from: period / 8, to: period, by: period / 4) {
+                    for stall in stride(from: 2 * period, through: 4 * period, by: period / 2) {
+                        for lateService in [18, 22, 26] {
+                            let sink = try PCMCaptureSink(
+                                name: "sim audio", format: format, positionGranularity: granularity,
+                                sharing: .direct(periodPhase: phaseDuration), clock: VirtualClock(start: .zero))
+                            let underruns = try playLongSound(on: sink, lateService: lateService, lateBy: late, nextLateBy: stall)
+                            let played = sink.channel(0).filter { $0 != 0 }.count
+                            if played != 2400 && underruns == 0 {
+                                silent.append("\(granularity), phase \(phase), service \(lateService) late by \(late) frames, the next by \(stall): \(played) of 2400 frames")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(silent, [], "part of the sound played as silence with no underrun counted")
+    }
+
+    /// Plays a 2400-frame sound due at 20 ms on `sink`, serviced 60 times on a one-period grid as
+    /// the engine does it: a late service runs when it can and the next on the grid again, or a
+    /// period after the late one once that has passed the grid. Service `lateService` runs
+    /// `lateBy` frames late, the next `nextLateBy`. Returns the underruns the scheduler counted.
+    private func playLongSound(on sink: PCMCaptureSink, lateService: Int, lateBy late: Int, nextLateBy stall: Int) throws -> Int {
+        let clock = sink.clock
+        let scheduler = AudioScheduler(sink: sink, clock: clock)
+        scheduler.schedule(AudioVoice(key: nil, channels: 2, samples: [Float](repeating: 0.5, count: 2 * 2400)), at: .zero + .milliseconds(20))
+        let periodDuration = format.duration(ofFrames: format.periodFrames)
+        var due = MonotonicInstant.zero
+        for index in 0..<60 {
+            let delay = index == lateService ? late : index == lateService + 1 ? stall : 0
+            clock.advance(to: max(clock.now, due + format.duration(ofFrames: delay)))
+            try scheduler.service()
+            due = due + periodDuration > clock.now ? due + periodDuration : clock.now + periodDuration
+        }
+        return scheduler.underruns
+    }
+
     func testMutingSilencesAndCancelDropsSounds() throws {
         let rig = try rig()
         rig.scheduler.isMuted = true

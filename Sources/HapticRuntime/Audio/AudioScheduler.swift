@@ -27,7 +27,8 @@ public final class AudioScheduler {
     public let sink: any PCMSink
     /// The clock deadlines are on.
     public let clock: any MonotonicClock
-    /// Frames kept queued on the device (default: the buffer less one period).
+    /// Frames kept queued past the device's position as of its latest reading: the buffer less
+    /// one period, or less when asked for.
     public let targetQueuedFrames: Int
     /// The mix of every sound.
     public private(set) var mixer: AudioMixer
@@ -47,16 +48,22 @@ public final class AudioScheduler {
     /// Frames written since the stream started: the mixer's frame count at the device.
     private var writtenFrames: Int { mixer.renderedFrames }
 
-    /// A scheduler writing to `sink`, keeping `targetQueuedFrames` queued. The default keeps the
-    /// device's buffer full but for one period, the most a whole-period write can top up without
-    /// waiting for room: each service may then come that much late before the stream runs dry. A
-    /// deeper queue costs no precision (sounds are placed from the device delay), only the time
-    /// before a sound scheduled for "now" can start.
+    /// A scheduler writing to `sink`, keeping `targetQueuedFrames` queued (at most, and by default,
+    /// the buffer less one period). A shared device (dshare, dmix: a Pi's default) copies a write
+    /// into its buffer only as far as one buffer past the start of the period it plays and leaves
+    /// the rest for the next write; if that write comes late, the rest has had its turn before it
+    /// was copied and plays as silence while the delay counts it as played (the kernel lane once
+    /// captured a sound with its first 49 frames silent that way, and no underrun). The position
+    /// the reading gives may lie anywhere in that period, so a queue of at most the buffer less a
+    /// period past it is always on the device at once: a service late enough to lose audio then
+    /// finds the queue empty, an underrun that is counted and placed afresh. Each service may come
+    /// that much late before the stream runs dry. A deeper queue costs no precision (sounds are
+    /// placed from the device delay), only the time before a sound scheduled for "now" can start.
     public init(sink: any PCMSink, clock: any MonotonicClock, targetQueuedFrames: Int? = nil) {
         self.sink = sink
         self.clock = clock
-        let period = sink.format.periodFrames
-        self.targetQueuedFrames = max(1, targetQueuedFrames ?? max(period, sink.bufferFrames - period))
+        let deepest = max(1, sink.bufferFrames - sink.format.periodFrames)
+        self.targetQueuedFrames = max(1, min(targetQueuedFrames ?? deepest, deepest))
         mixer = AudioMixer(channels: sink.format.channels, sampleRate: sink.format.sampleRate)
     }
 
@@ -117,8 +124,8 @@ public final class AudioScheduler {
         try sink.stop()
     }
 
-    /// Tops the device up to `targetQueuedFrames`, placing sounds that fall in the blocks written.
-    /// Returns the frames written.
+    /// Tops the device up to `targetQueuedFrames` past its position as of its latest reading,
+    /// placing sounds that fall in the blocks written. Returns the frames written.
     ///
     /// Placement starts from the device's queue as of its last position update, not as of now:
     /// a device's position moves a period at a time, so a delay read between two updates still
@@ -134,11 +141,11 @@ public final class AudioScheduler {
         // When the next frame written leaves the device: once what was queued at the reading has played.
         var nextFrameLeaves = (reading.measuredAt ?? now) + format.duration(ofFrames: reading.frames)
         remeasureOnsets(firstQueuedLeaves: nextFrameLeaves - format.duration(ofFrames: reading.frames), queued: reading.frames)
-        // Queued as of now: less what has played since the reading.
-        var queued = max(0, reading.frames - (reading.measuredAt.map { format.frames(in: now - $0) } ?? 0))
+        // Counted from the position the reading was taken at, not from now (see `init`).
+        var queued = reading.frames
         var written = 0
         while queued < targetQueuedFrames {
-            let frames = format.periodFrames
+            let frames = min(format.periodFrames, targetQueuedFrames - queued)
             placeDue(blockStart: nextFrameLeaves, frames: frames)
             let sounds = mixer.activeVoiceCount > 0
             _ = try sink.write(mixer.render(frames: frames))

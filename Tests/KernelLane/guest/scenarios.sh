@@ -16,8 +16,9 @@ AUDIO_BOARD=/lane/kernel-lane-audio.yml
 LOOPBACK_CAPTURE=hw:Loopback,1,0
 RATE=48000
 # Sound against drive onset on the Loopback, in frames: one period of the lane board (512 = 10.7
-# ms at 48 kHz). Both are placed from snd_pcm_delay, but under emulation the timing thread that
-# writes them runs milliseconds late now and then (measured offsets: -2.5 to +2.8 ms).
+# ms at 48 kHz). Both are placed from the stream's timestamped position, which snd-aloop moves in
+# 4 ms jiffy steps stamped when first read, so either can land up to 4 ms early (measured offsets:
+# -3.71 to +2.56 ms over 19 runs; docs/performance.md, "Sound and touch").
 SYNC_TOLERANCE_FRAMES=512
 # The guest runs under TCG emulation, tens of times slower than a Pi: the lane checks what reaches
 # the registers, not timing, so effects are never dropped as late here.

@@ -22,6 +22,8 @@ struct WakeOverhead {
     let scheduler: DeadlineScheduler
     let queue: DispatchQueue
     let samples: Int
+    /// The pause before each request.
+    var pauseBetweenRequests = WakeOverhead.pause
 
     /// The pause between requests: long enough for a thread to stop spinning and block.
     static let pause = Duration.milliseconds(1)
@@ -32,7 +34,7 @@ struct WakeOverhead {
         let recorder = LatenessRecorder()
         let clock = clock
         for index in 0..<samples {
-            try? clock.sleep(for: Self.pause)
+            try? clock.sleep(for: pauseBetweenRequests)
             let requested = clock.now
             switch method {
             case .deadlineScheduler:

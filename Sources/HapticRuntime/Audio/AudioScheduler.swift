@@ -4,9 +4,10 @@ import ActuatorHAL
 /// the device at its deadline.
 ///
 /// Call `service()` at least once per period (the engine's timing thread does). Each call tops the
-/// device up to `targetQueuedFrames`, one period at a time. The next frame written leaves the
-/// device at now + queued frames / rate (`queuedFrames` is ALSA's snd_pcm_delay), so a sound due at
-/// deadline D starts round((D − that time) × rate) frames into the block — placement is exact to
+/// device up to `targetQueuedFrames` past its last reported position, in blocks of at most a
+/// period. The next frame written leaves the device at the reading's instant + queued frames /
+/// rate (`queueReading` is ALSA's timestamped snd_pcm_delay), so a sound due at deadline D starts
+/// round((D − that time) × rate) frames into the block — placement is exact to
 /// one frame (21 µs at 48 kHz). A sound whose deadline has already passed starts at once and its
 /// report shows the lateness. The stream is written continuously (silence when nothing sounds),
 /// which keeps the latency fixed while sounds play; a queue found empty while streaming is an

@@ -129,9 +129,9 @@ public final class AudioScheduler {
     /// placing sounds that fall in the blocks written. Returns the frames written.
     ///
     /// Placement starts from the device's queue as of its last position update, not as of now:
-    /// a device's position moves a period at a time, so a delay read between two updates still
-    /// counts frames that have left, and a sound placed from it would start up to a period early
-    /// (the sound/haptic offsets of up to ±2.8 ms seen through snd-aloop in the kernel lane).
+    /// a device's position moves in steps (a period on DMA hardware, 4 ms on snd-aloop), so a
+    /// delay read between two updates still counts frames that have left, and a sound placed from
+    /// it would start up to a step early.
     @discardableResult
     public func service() throws(PCMError) -> Int {
         let format = sink.format

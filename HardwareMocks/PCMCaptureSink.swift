@@ -15,12 +15,12 @@ import ActuatorHAL
 /// `samples` keeps everything played or still queued, and `playTime(ofFrame:)` says when each
 /// frame leaves the device.
 ///
-/// With `positionGranularity: .period` the device reports its position as snd-aloop and DMA
-/// hardware do: it moves a whole period at a time, on the device's own clock (a shared or
-/// loopback device was running before this stream joined it, so its updates fall at any phase of
-/// the writer's schedule), so `queuedFrames()` (snd_pcm_delay) read between two moves still
-/// counts frames that have left, and `queueReading()` says when the count was true (ALSA's
-/// status timestamp).
+/// With `positionGranularity: .period` the device reports its position as DMA hardware does (and
+/// snd-aloop, in jiffies rather than periods): it moves a whole period at a time, on the device's
+/// own clock (a shared or loopback device was running before this stream joined it, so its
+/// updates fall at any phase of the writer's schedule), so `queuedFrames()` (snd_pcm_delay) read
+/// between two moves still counts frames that have left, and `queueReading()` says when the count
+/// was true (ALSA's status timestamp).
 ///
 /// With `sharing: .direct` the stream is a client of ALSA's dshare or dmix plugin, which copies
 /// what a write queued into the device's shared buffer only as far as the device's position,

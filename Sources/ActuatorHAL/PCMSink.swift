@@ -27,9 +27,9 @@ public protocol PCMSink: AnyObject {
     /// leaves the device after this many frames.
     func queuedFrames() throws(PCMError) -> Int
     /// The queue with the instant its count was true. A device's position moves in steps (a
-    /// period, on snd-aloop and DMA hardware), so `queuedFrames` read between two steps counts
-    /// frames that have already left — up to a period's worth: placing a sound from it puts the
-    /// sound up to a period early. The default has no instant (`queuedFrames` as of now).
+    /// period on DMA hardware, a 4 ms jiffy on snd-aloop), so `queuedFrames` read between two
+    /// steps counts frames that have already left — up to a step's worth: placing a sound from it
+    /// puts the sound up to a step early. The default has no instant (`queuedFrames` as of now).
     func queueReading() throws(PCMError) -> PCMQueueReading
     /// Blocks until everything queued has played.
     func drain() throws(PCMError)

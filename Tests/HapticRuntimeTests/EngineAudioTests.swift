@@ -421,7 +421,7 @@ final class EngineAudioFaultTests: XCTestCase {
     }
 }
 
-/// Sound against haptics on a device whose position moves a period at a time (snd-aloop, DMA
+/// Sound against haptics on a device whose position moves a period at a time (DMA
 /// hardware): its delay read between two moves still counts frames that have left.
 final class PeriodGranularAudioTests: XCTestCase {
     private let format = PCMFormat.lowLatency(sampleRate: 48_000, channels: 2)

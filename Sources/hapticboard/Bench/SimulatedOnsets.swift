@@ -9,7 +9,7 @@ import HapticRuntime
 import HardwareMocks
 
 /// Part (d): a pattern of taps each with a sound, played on the sim board's chip and a simulated
-/// sound device whose position moves a period at a time (as snd-aloop's and DMA hardware's do),
+/// sound device whose position moves a period at a time (as DMA hardware's does),
 /// all on virtual time. Each sound's onset is when the device really plays its first frame; each
 /// haptic onset is when the chip's GO write completed.
 struct SimulatedOnsets {

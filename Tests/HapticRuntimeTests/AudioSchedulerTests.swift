@@ -142,8 +142,8 @@ final class AudioSchedulerTests: XCTestCase {
         // being written.
         let period = format.periodFrames
         var silent: [String] = []
-        // Positions read a period at a time (DMA interrupts) or to the frame (DMA with residue), each
-        // against every phase of the device's periods.
+        // Positions read a period at a time (DMA interrupts) or to the frame (DMA with residue),
+        // each against every phase of the device's periods.
         for phase in stride(from: 0, to: period, by: period / 4) {
             let phaseDuration = format.duration(ofFrames: phase)
             for granularity in [PCMCaptureSink.PositionGranularity.period(phase: phaseDuration), .frame] {

@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 import SystemPackage
 
 /// The owner of a `SimulatedForceFeedbackDevice` that stores every upload and records everything
@@ -14,7 +13,7 @@ public final class ForceFeedbackRecorder: @unchecked Sendable {
 
     public let device: SimulatedForceFeedbackDevice
     private let clock: any MonotonicClock
-    private let lock = NSLock()
+    private let lock = Lock()
     private var recorded: [Entry] = []
     /// The answer to the next uploads, for tests of a device that refuses (EINVAL, ENOSPC).
     public var uploadAnswer: Errno?

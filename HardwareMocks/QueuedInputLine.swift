@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 
 /// A simulated GPIO input on real time, for benchmarks: another thread `inject`s an edge with the
 /// timestamp a kernel would have given it, and a reader blocked in `waitForEdge` wakes at once, as
@@ -12,7 +11,7 @@ public final class QueuedInputLine: ConfiguredDigitalInput, @unchecked Sendable 
     /// The most edges held unread; beyond it the oldest are dropped, as the kernel's buffer does.
     public static let capacity = 64
 
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var queue: [EdgeEvent] = []
     private var level: LineLevel
     /// Edges dropped because the queue was full.
@@ -43,7 +42,7 @@ public final class QueuedInputLine: ConfiguredDigitalInput, @unchecked Sendable 
 
     /// The oldest unread edge, waiting up to `timeout` of wall time for one.
     public func waitForEdge(timeout: Duration) throws(GPIOError) -> EdgeEvent? {
-        let deadline = Date(timeIntervalSinceNow: max(timeout, .zero).secondsValue)
+        let deadline = ConditionLock.monotonicNow + max(timeout, .zero)
         return condition.withLock {
             while queue.isEmpty {
                 if !condition.wait(until: deadline) { break }

@@ -1,12 +1,11 @@
 import ActuatorHAL
-import Foundation
 
 /// A simulated input device's keys: another thread (or the test, before reading) `inject`s a key
 /// with the timestamp the kernel would have given it; a reader blocked in `waitForKey` wakes at
 /// once. With nothing injected a read waits out its timeout in real time, as an idle device does.
 public final class QueuedKeySource: KeyEventSource, @unchecked Sendable {
     public let path: String
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var queue: [KeyEvent] = []
     private var gone = false
 
@@ -31,7 +30,7 @@ public final class QueuedKeySource: KeyEventSource, @unchecked Sendable {
     }
 
     public func waitForKey(timeout: Duration) throws(KeySourceError) -> KeyEvent? {
-        let deadline = Date(timeIntervalSinceNow: max(timeout, .zero).secondsValue)
+        let deadline = ConditionLock.monotonicNow + max(timeout, .zero)
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty && !gone {

@@ -1,5 +1,9 @@
 import ActuatorHAL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A board's devices simulated on one virtual clock, for a board file whose buses and devices
 /// are `sim` — or, to see what a real board would do without touching it, for every device: a

@@ -1,5 +1,4 @@
 import ActuatorHAL
-import Foundation
 import SystemPackage
 
 /// A force-feedback input device as the Linux kernel keeps it (`drivers/input/ff-core.c`) with a
@@ -79,8 +78,8 @@ public final class SimulatedForceFeedbackDevice: ForceFeedbackDevice, @unchecked
     /// The owner's reading code, run after each request in single-threaded tests.
     public var serviceHook: (() -> Void)?
     /// How long a client waits for an answer (the kernel's 30 s).
-    public var replyTimeout: TimeInterval = 30
-    private let condition = NSCondition()
+    public var replyTimeout: Duration = .seconds(30)
+    private let condition = ConditionLock()
     /// Per slot, the client holding it and its effect.
     private var slots: [(client: Int, effect: ForceFeedbackEffect)?]
     private var queue: [ForceFeedbackRequest] = []
@@ -156,7 +155,7 @@ public final class SimulatedForceFeedbackDevice: ForceFeedbackDevice, @unchecked
     // MARK: The owner's side
 
     public func nextRequest(timeout: Duration?) throws(ForceFeedbackError) -> ForceFeedbackRequest? {
-        let limit = timeout.map { Date(timeIntervalSinceNow: $0.secondsValue) }
+        let limit = timeout.map { ConditionLock.monotonicNow + $0 }
         let outcome: Result<ForceFeedbackRequest?, ForceFeedbackError> = condition.withLock {
             while queue.isEmpty, !gone, !interrupted {
                 if timeout == .zero { return .success(nil) }
@@ -305,7 +304,7 @@ public final class SimulatedForceFeedbackDevice: ForceFeedbackDevice, @unchecked
     /// Runs the service hook, then waits for the owner's answer; nil when it stored the request.
     private func awaitAnswer(_ requestID: UInt32, operation: String) throws(ForceFeedbackError) -> Errno? {
         serviceHook?()
-        let limit = Date(timeIntervalSinceNow: replyTimeout)
+        let limit = ConditionLock.monotonicNow + replyTimeout
         let outcome: Result<Errno?, ForceFeedbackError> = condition.withLock {
             while answers[requestID] == nil, !gone {
                 guard condition.wait(until: limit) else { return .success(.timedOut) }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes sound files. The runtime is given one — the libsndfile `SoundFileDecoder` of the Linux
 /// back end, a table of generated sounds in tests — so it never links a codec itself.

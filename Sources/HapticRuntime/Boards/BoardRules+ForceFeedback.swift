@@ -34,7 +34,7 @@ extension BoardRules {
             check(device == Board.simName || device.hasPrefix(Self.inputDeviceFolder), "device",
                   "expected an input device node under \(Self.inputDeviceFolder) (such as /dev/input/by-id/usb-…-event-joystick), or 'sim', not '\(device)'")
         case (nil, .some(let name)):
-            check(!name.trimmingCharacters(in: .whitespaces).isEmpty, "device-name", "expected the name the device reports (hapticboard probe --ff lists them)")
+            check(!name.isBlank, "device-name", "expected the name the device reports (hapticboard probe --ff lists them)")
         }
         let kind = ActuatorKind(rawValue: actuator.actuatorMode.lowercased())
         check(kind == .erm || kind == .lra, "actuator-mode", "an evdev-ff actuator is ERM (a rumble motor) or LRA (a vibra with a known resonance), not '\(actuator.actuatorMode)'")
@@ -70,7 +70,7 @@ extension BoardRules {
             if !condition { found.append(file.problem(at: path.appending(key), message())) }
         }
         if let name = section.name {
-            check(!name.trimmingCharacters(in: .whitespaces).isEmpty && name.utf8.count <= ForceFeedbackDeviceSetup.maximumNameBytes, "name",
+            check(!name.isBlank && name.utf8.count <= ForceFeedbackDeviceSetup.maximumNameBytes, "name",
                   "expected a device name of 1...\(ForceFeedbackDeviceSetup.maximumNameBytes) bytes (uinput's limit), not \(name.utf8.count) bytes")
         }
         if let bus = section.busType {

@@ -18,7 +18,7 @@ extension BoardRules {
 
         var names: [String: BoardKeyPath] = [:]
         func define(_ name: String, at path: BoardKeyPath) {
-            if name.trimmingCharacters(in: .whitespaces).isEmpty {
+            if name.isBlank {
                 problem(path, "an input needs a name")
             } else if let first = names[name] {
                 problem(path, "the input name '\(name)' is already used at \(first)")

@@ -51,7 +51,7 @@ extension BoardRules {
         func check(_ condition: Bool, _ key: PCMOutputDescription.CodingKeys, _ message: @autoclosure () -> String) {
             if !condition { found.append(file.problem(at: path.appending(key.stringValue), message())) }
         }
-        check(!output.device.trimmingCharacters(in: .whitespaces).isEmpty, .device, "expected an ALSA device name such as hw:CARD=sndrpihifiberry,DEV=0")
+        check(!output.device.isBlank, .device, "expected an ALSA device name such as hw:CARD=sndrpihifiberry,DEV=0")
         check(Self.pcmChannels.contains(output.channels), .channels, "expected 1...\(Self.pcmChannels.upperBound) channels, not \(output.channels)")
         if let map = output.channelMap, Self.pcmChannels.contains(output.channels) {
             do {

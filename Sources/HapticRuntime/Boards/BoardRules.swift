@@ -56,7 +56,7 @@ struct BoardRules {
 
     private func nameProblems() -> [BoardFileError] {
         var found: [BoardFileError] = []
-        if board.board.trimmingCharacters(in: .whitespaces).isEmpty {
+        if board.board.isBlank {
             found.append(file.problem(at: BoardKeyPath([.key("board")]), "the board needs a name"))
         }
         if board.actuators.isEmpty, !fellBack("actuators", board.actuators) {
@@ -273,4 +273,9 @@ struct BoardRules {
     static func hex(_ value: Int) -> String {
         "0x" + String(value, radix: 16, uppercase: true)
     }
+}
+
+extension String {
+    /// Whether a name holds nothing but white space (or nothing): one a user cannot have meant.
+    var isBlank: Bool { allSatisfy(\.isWhitespace) }
 }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Reads content files (AHAP, `.haptic`, notation, notes) as text, refusing ones too large to be
 /// content before reading them: a 1 GB file handed over by mistake gets a clear message instead of
@@ -24,31 +33,28 @@ public enum ContentFileReading {
         }
 
         private static func mebibytes(_ bytes: Int) -> String {
-            String(format: "%.1f", Double(bytes) / Double(1 << 20))
+            // To a tenth, rounded: String(format:) is full Foundation's.
+            let tenths = (bytes * 10 + (1 << 19)) >> 20
+            return "\(tenths / 10).\(tenths % 10)"
         }
     }
 
     /// The bytes of the file at `url`, after checking its size.
     public static func data(of url: URL) throws(Problem) -> Data {
-        let attributes: [FileAttributeKey: Any]
+        // A file that cannot be looked at fails below, where reading says why.
+        var status = stat()
+        if stat(url.path, &status) == 0, status.st_size > maximumSize {
+            throw .tooLarge(size: Int(status.st_size))
+        }
+        let data: Data
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            data = try Data(contentsOf: url)
         } catch {
-            throw .unreadable((error as NSError).localizedDescription)
+            throw .unreadable(FileReadFailure.reason(for: error))
         }
-        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maximumSize {
-            throw .tooLarge(size: size)
-        }
-        do {
-            let data = try Data(contentsOf: url)
-            // A file that grew (or a device that reports no size) is held to the same limit.
-            guard data.count <= maximumSize else { throw Problem.tooLarge(size: data.count) }
-            return data
-        } catch let problem as Problem {
-            throw problem
-        } catch {
-            throw .unreadable((error as NSError).localizedDescription)
-        }
+        // A file that grew (or a device that reports no size) is held to the same limit.
+        guard data.count <= maximumSize else { throw .tooLarge(size: data.count) }
+        return data
     }
 
     /// The UTF-8 text of the file at `url`, after checking its size.

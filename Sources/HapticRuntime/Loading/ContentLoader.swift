@@ -56,7 +56,7 @@ public enum ContentLoader {
                 // No AudioCustom event: the sound has no file beside the content to play from.
                 return LoadedContent(format: .sound, pattern: clip.pattern, clip: clip)
             } catch {
-                throw .unreadable(file: file, reason: "\(error)".replacingOccurrences(of: temporary.path, with: file))
+                throw .unreadable(file: file, reason: "\(error)".replacing(temporary.path, with: file))
             }
         }
         let text: String

@@ -16,7 +16,7 @@ public struct ContentLibrary: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         } catch {
-            throw ContentLibraryError(folder: folder.path, problems: ["cannot list the content library: \(error.localizedDescription)"])
+            throw ContentLibraryError(folder: folder.path, problems: ["cannot list the content library: \(FileReadFailure.reason(for: error))"])
         }
         var items: [String: LoadedContent] = [:]
         var problems: [String] = []

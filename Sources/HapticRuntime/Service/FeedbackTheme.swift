@@ -88,7 +88,7 @@ extension FeedbackTheme {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw FeedbackThemeError(file: url.path, line: nil, column: nil, message: "cannot read the theme: \(error.localizedDescription)")
+            throw FeedbackThemeError(file: url.path, line: nil, column: nil, message: "cannot read the theme: \(FileReadFailure.reason(for: error))")
         }
         var theme = try parse(text, file: url.path)
         if let parentName = theme.parentName {

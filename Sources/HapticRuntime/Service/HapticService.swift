@@ -621,7 +621,7 @@ extension ServiceError {
         default:
             break
         }
-        let message = error.description.replacingOccurrences(of: file + ":", with: "").replacingOccurrences(of: file, with: "request")
+        let message = error.description.replacing(file + ":", with: "").replacing(file, with: "request")
         self.init(.invalidContent, message, line: line, column: column, pointer: pointer)
     }
 }
@@ -631,7 +631,7 @@ extension DocumentKeyPath {
     public var jsonPointer: String {
         components.map { component in
             switch component {
-            case .key(let key): "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            case .key(let key): "/" + key.replacing("~", with: "~0").replacing("/", with: "~1")
             case .index(let index): "/\(index)"
             }
         }.joined()

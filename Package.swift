@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ActuatorHALLinux", targets: ["ActuatorHALLinux"]),
         // Content, compiler, scheduler, engine, boards and playback sessions; no C library.
         .library(name: "HapticRuntime", targets: ["HapticRuntime"]),
+        .library(name: "BoardFiles", targets: ["BoardFiles"]),
         .library(name: "HardwareMocks", targets: ["HardwareMocks"]),
         .executable(name: "hapticboard", targets: ["hapticboard"]),
     ],
@@ -71,6 +72,12 @@ let package = Package(
             dependencies: [
                 "ActuatorHAL",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "BoardFiles",
+            dependencies: [
+                "HapticRuntime",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -80,6 +87,7 @@ let package = Package(
                 "ActuatorHAL",
                 "ActuatorHALLinux",
                 "HapticRuntime",
+                "BoardFiles",
                 "HardwareMocks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -104,12 +112,12 @@ let package = Package(
         // Examples, built with everything else and run by the tests so they cannot rot.
         .executableTarget(
             name: "play-a-file",
-            dependencies: ["ActuatorHALLinux", "HapticRuntime", "HardwareMocks"],
+            dependencies: ["ActuatorHALLinux", "HapticRuntime", "BoardFiles", "HardwareMocks"],
             path: "Examples/PlayAFile"
         ),
         .executableTarget(
             name: "kiosk-button",
-            dependencies: ["ActuatorHAL", "ActuatorHALLinux", "HapticRuntime", "HardwareMocks"],
+            dependencies: ["ActuatorHAL", "ActuatorHALLinux", "HapticRuntime", "BoardFiles", "HardwareMocks"],
             path: "Examples/KioskButton"
         ),
         // The kernel lane's chip: runs the DRV2605 model against Linux's i2c-stub register file.
@@ -132,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "HapticRuntimeTests",
             dependencies: [
-                "HapticRuntime", "ActuatorHAL", "ActuatorHALLinux", "HardwareMocks", "AllocationCounting",
+                "HapticRuntime", "BoardFiles", "ActuatorHAL", "ActuatorHALLinux", "HardwareMocks", "AllocationCounting",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ] + propertyTesting.product,
             exclude: ["FuzzFindings"]

@@ -29,6 +29,7 @@ let package = Package(
                 .product(name: "ActuatorHAL", package: "hapticboard"),
                 .product(name: "ActuatorHALLinux", package: "hapticboard"),
                 .product(name: "HapticRuntime", package: "hapticboard"),
+                .product(name: "BoardFiles", package: "hapticboard"),
                 .product(name: "HardwareMocks", package: "hapticboard"),
             ]
         )

@@ -5,6 +5,7 @@
 //   line; on a real board LINE is the button's GPIO (default GPIO27, pressed = low).
 import ActuatorHAL
 import ActuatorHALLinux
+import BoardFiles
 import Foundation
 import HapticRuntime
 import HardwareMocks

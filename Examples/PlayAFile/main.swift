@@ -1,6 +1,7 @@
 // Plays a content file on a board and prints what the session did.
 // Usage: play-a-file FILE [BOARD]   (BOARD: `sim` by default, or a board file / name in Boards/)
 import ActuatorHALLinux
+import BoardFiles
 import Foundation
 import HapticRuntime
 import HardwareMocks

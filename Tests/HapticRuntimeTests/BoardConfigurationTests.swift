@@ -1,4 +1,5 @@
 import ActuatorHAL
+import BoardFiles
 import Foundation
 import XCTest
 @testable import HapticRuntime
@@ -8,10 +9,14 @@ final class BoardConfigurationTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Boards/sim.yml")
 
+    /// `Boards/sim.yml`, which documents the built-in board.
+    private var simYAML: String {
+        get throws { try String(contentsOf: simFile, encoding: .utf8) }
+    }
+
     func testTheBuiltInSimBoardIsBoardsSimYml() throws {
-        let text = try String(contentsOf: simFile, encoding: .utf8)
-        XCTAssertEqual(BuiltInBoard.simYAML + "\n", text)
         XCTAssertEqual(try BuiltInBoard.sim().description, try BoardFile.load(path: simFile.path).description)
+        XCTAssertEqual(Board.sim.source, "built-in board 'sim'")
     }
 
     func testTheSimActuatorIsA175HzTwoVoltLRA() throws {
@@ -23,8 +28,8 @@ final class BoardConfigurationTests: XCTestCase {
     }
 
     private func configurationError(replacing old: String, with new: String) throws -> BoardFileError {
-        let text = BuiltInBoard.simYAML.replacingOccurrences(of: old, with: new)
-        XCTAssertNotEqual(text, BuiltInBoard.simYAML, "the edit must change the board")
+        let text = try simYAML.replacingOccurrences(of: old, with: new)
+        XCTAssertNotEqual(text, try simYAML, "the edit must change the board")
         let file = try BoardFile.parse(text, path: "edited.yml")
         do {
             _ = try file.drv2605Configuration(forActuatorAt: 0)
@@ -38,8 +43,9 @@ final class BoardConfigurationTests: XCTestCase {
     private struct ExpectedAnError: Error {}
 
     func testImpossibleValuesAreLocatedAtTheirKey() throws {
+        let text = try simYAML
         let line = { (key: String) -> Int? in
-            BuiltInBoard.simYAML.split(separator: "\n", omittingEmptySubsequences: false)
+            text.split(separator: "\n", omittingEmptySubsequences: false)
                 .firstIndex { $0.contains(key + ":") }.map { $0 + 1 }
         }
         let rated = try configurationError(replacing: "vib-rated-mv: 2000", with: "vib-rated-mv: 0")

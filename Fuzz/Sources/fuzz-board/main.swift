@@ -1,3 +1,4 @@
+import BoardFiles
 import FuzzSupport
 import HapticRuntime
 import HardwareMocks

@@ -5,6 +5,7 @@ import FoundationEssentials
 /// buses and switches, power timeouts, a sound output — checked and ready to open.
 ///
 /// ```swift
+/// import BoardFiles   // board files: Board(contentsOf:), Board.named(_:)
 /// let board = try Board(contentsOf: URL(fileURLWithPath: "Boards/pi-drv2605l.yml"))
 /// let opened = try board.open(on: LinuxBoardHardware())   // or SimulatedBoardHardware()
 /// defer { opened.close() }
@@ -15,8 +16,6 @@ import FoundationEssentials
 public struct Board {
     /// The name `hapticboard --board` takes for the built-in simulated board.
     public static let simName = "sim"
-    /// Where `named(_:)` looks for `<name>.yml`, in order.
-    public static let folders = ["Boards", "/etc/hapticboard"]
 
     let file: BoardFile
     /// Every actuator as the file configures it, in board order.
@@ -52,19 +51,8 @@ public struct Board {
         )
     }
 
-    /// Reads and checks the board file at `url`.
-    /// - Throws: `BoardError.invalid` with every problem of the file.
-    public init(contentsOf url: URL) throws(BoardError) {
-        try self.init(checking: Self.read { () throws(BoardFileError) in try BoardFile.load(path: url.relativePath) })
-    }
-
-    /// Reads and checks board YAML held in memory; `source` names it in problems.
-    /// - Throws: `BoardError.invalid` with every problem of the text.
-    public init(yaml: String, source: String) throws(BoardError) {
-        try self.init(checking: Self.read { () throws(BoardFileError) in try BoardFile.parse(yaml, path: source) })
-    }
-
-    init(checking file: BoardFile) throws(BoardError) {
+    /// Checks a board's description; a board with any problem is not made.
+    package init(checking file: BoardFile) throws(BoardError) {
         let problems = BoardRules(file: file).problems()
         guard problems.isEmpty else { throw .invalid(problems) }
         self.file = file
@@ -83,36 +71,6 @@ public struct Board {
         } catch {
             // The text is a constant the tests check; only an edit of it can get here.
             preconditionFailure("the built-in board does not check: \(error)")
-        }
-    }
-
-    /// The board `name` names: `sim`, a path to a board file, or `<name>.yml` in one of `folders`.
-    /// - Throws: `BoardError.notFound` listing where it looked, `BoardError.invalid` for a file
-    ///   that does not check.
-    public static func named(_ name: String, searching folders: [String] = Board.folders) throws(BoardError) -> Board {
-        if name == simName { return sim }
-        let candidates = [name] + folders.map { "\($0)/\(name).yml" }
-        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            throw .notFound(name, searched: candidates)
-        }
-        return try Board(contentsOf: URL(fileURLWithPath: found))
-    }
-
-    /// Every problem of the board file at `url` in file order, each located by file, line,
-    /// column and key; empty for a file that checks.
-    public static func problems(inFileAt url: URL) -> [BoardFileError] {
-        do {
-            return BoardRules(file: try BoardFile.load(path: url.relativePath)).problems()
-        } catch {
-            return [error]
-        }
-    }
-
-    private static func read(_ load: () throws(BoardFileError) -> BoardFile) throws(BoardError) -> BoardFile {
-        do {
-            return try load()
-        } catch {
-            throw .invalid([error])
         }
     }
 }

@@ -2,7 +2,7 @@
 /// are wired. Property names follow the Linux and Zephyr devicetree bindings where those exist
 /// (`clock-frequency`, `reg`, `compatible`, `enable-gpios`, `actuator-mode`, `vib-rated-mv`,
 /// `vib-overdrive-mv`, `library-sel`, `feedback-brake-factor`, `loop-gain`) so values copy across.
-struct BoardDescription: Decodable, Sendable, Hashable {
+package struct BoardDescription: Decodable, Sendable, Hashable {
     /// The board's name (`raspberry-pi-4-drv2605l`).
     var board: String
     var description: String?
@@ -22,7 +22,7 @@ struct BoardDescription: Decodable, Sendable, Hashable {
         case forceFeedback = "force-feedback"
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         decoder.reportUnknownKeys(CodingKeys.self)
         let problems = decoder.boardProblems
         let container = try decoder.container(keyedBy: CodingKeys.self)

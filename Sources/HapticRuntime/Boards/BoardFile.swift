@@ -1,13 +1,6 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import Yams
-
-/// A board file read from disk: its description and the YAML tree, kept so that later checks can
-/// point at the line of the key they complain about.
-struct BoardFile {
+/// A board's description as read from a file (or built in), with what decoding met: kept so that
+/// later checks can point at the line of the key they complain about.
+package struct BoardFile {
     var path: String
     var description: BoardDescription
     /// What decoding met — unknown keys, missing keys, values of the wrong type — each located,
@@ -17,71 +10,47 @@ struct BoardFile {
     /// The key paths those problems are about: a rule about a value there (or a name defined
     /// there) would only repeat them.
     var unreadKeyPaths: [BoardKeyPath]
-    private var root: Node
+    /// Where values are in the text read; nil for a description that has no text to point into.
+    private var sourceMap: (any BoardSourceMap)?
 
-    /// Reads and decodes a board file; every failure names the file, line, column and key.
-    static func load(path: String) throws(BoardFileError) -> BoardFile {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw BoardFileError(file: path, mark: nil, keyPath: nil, message: "cannot read the board file: \(error.localizedDescription)")
-        }
-        return try parse(text, path: path)
-    }
-
-    /// Decodes board YAML held in memory (`path` names it in errors).
-    static func parse(_ text: String, path: String) throws(BoardFileError) -> BoardFile {
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text) else {
-                throw BoardFileError(file: path, mark: nil, keyPath: nil, message: "the board file is empty")
-            }
-            root = node
-        } catch let error as BoardFileError {
-            throw error
-        } catch let error as YamlError {
-            throw BoardFileError(file: path, yamlError: error)
-        } catch {
-            throw BoardFileError(file: path, mark: nil, keyPath: nil, message: "not valid YAML: \(error)")
-        }
-
+    /// Decodes a board description with `decode`, which hands `userInfo` to its decoder so that
+    /// decoding records every problem and goes on; `path` names the file in every problem, and
+    /// `sourceMap` locates them.
+    /// - Throws: the one problem decoding could not go on past.
+    package static func decoding(
+        path: String, sourceMap: (any BoardSourceMap)?,
+        _ decode: (_ userInfo: [CodingUserInfoKey: any Sendable]) throws -> BoardDescription
+    ) throws(BoardFileError) -> BoardFile {
         let problems = BoardDecodingProblems()
         do {
-            let description = try YAMLDecoder().decode(BoardDescription.self, from: text, userInfo: [BoardDecodingProblems.userInfoKey: problems])
+            let description = try decode([BoardDecodingProblems.userInfoKey: problems])
             return BoardFile(
                 path: path, description: description,
-                decodingProblems: problems.errors.map { BoardFileError(file: path, decodingError: $0, root: root) },
+                decodingProblems: problems.errors.map { BoardFileError(file: path, decodingError: $0, sourceMap: sourceMap) },
                 unreadKeyPaths: problems.unreadPaths,
-                root: root
+                sourceMap: sourceMap
             )
         } catch let error as DecodingError {
-            throw BoardFileError(file: path, decodingError: error, root: root)
+            throw BoardFileError(file: path, decodingError: error, sourceMap: sourceMap)
         } catch {
-            throw BoardFileError(file: path, mark: nil, keyPath: nil, message: "\(error)")
+            throw BoardFileError(file: path, position: nil, keyPath: nil, message: "\(error)")
         }
+    }
+
+    /// Every problem of the description, in file order: what decoding met and every rule broken.
+    package func problems() -> [BoardFileError] {
+        BoardRules(file: self).problems()
     }
 
     /// An error about the value at `keyPath`, located in this file.
     func problem(at keyPath: BoardKeyPath, _ message: String) -> BoardFileError {
-        BoardFileError(file: path, mark: keyPath.mark(in: root), keyPath: keyPath, message: message)
+        BoardFileError(file: path, position: sourceMap?.position(of: keyPath), keyPath: keyPath, message: message)
     }
 }
 
 extension BoardFileError {
-    /// Locates a libyaml syntax error.
-    init(file: String, yamlError: YamlError) {
-        switch yamlError {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _):
-            let detail = context.map { "\(problem) \($0.text)" } ?? problem
-            self.init(file: file, mark: mark, keyPath: nil, message: "not valid YAML: \(detail)")
-        default:
-            self.init(file: file, mark: nil, keyPath: nil, message: "not valid YAML: \(yamlError)")
-        }
-    }
-
     /// Turns a Codable failure into "file:line:column: key.path: what was expected".
-    init(file: String, decodingError: DecodingError, root: Node) {
+    init(file: String, decodingError: DecodingError, sourceMap: (any BoardSourceMap)?) {
         let message: String
         var keyPath: BoardKeyPath
         switch decodingError {
@@ -98,7 +67,7 @@ extension BoardFileError {
             keyPath = BoardKeyPath()
             message = "\(decodingError)"
         }
-        self.init(file: file, mark: keyPath.mark(in: root), keyPath: keyPath, message: message)
+        self.init(file: file, position: sourceMap?.position(of: keyPath), keyPath: keyPath, message: message)
     }
 
     private static func describe(_ type: Any.Type) -> String {

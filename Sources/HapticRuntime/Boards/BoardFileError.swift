@@ -1,5 +1,3 @@
-import Yams
-
 /// A problem in a board file, located by file, line, column and key path.
 public struct BoardFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The board file's path (or the name given to YAML held in memory).
@@ -12,10 +10,10 @@ public struct BoardFileError: Error, Sendable, Hashable, CustomStringConvertible
     /// What is wrong and what was expected.
     public var message: String
 
-    init(file: String, mark: Mark?, keyPath: BoardKeyPath?, message: String) {
+    package init(file: String, position: BoardTextPosition?, keyPath: BoardKeyPath?, message: String) {
         self.file = file
-        self.line = mark?.line
-        self.column = mark?.column
+        self.line = position?.line
+        self.column = position?.column
         self.keyPath = keyPath
         self.message = message
     }

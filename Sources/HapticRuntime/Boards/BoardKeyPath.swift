@@ -1,7 +1,5 @@
-import Yams
-
-/// A path in a board file, such as `actuators[1].vib-rated-mv`, that can find the value's line
-/// and column in the parsed YAML.
+/// A path in a board file, such as `actuators[1].vib-rated-mv`; the file's `BoardSourceMap` finds
+/// its line and column.
 public typealias BoardKeyPath = DocumentKeyPath
 
 extension DocumentKeyPath {
@@ -30,25 +28,24 @@ extension DocumentKeyPath {
     func isWithin(_ other: BoardKeyPath) -> Bool {
         components.starts(with: other.components)
     }
+}
 
-    /// Where this path is in `root`: the deepest node on the path that exists. For a mapping
-    /// key, the key's own position, so "unknown key" errors point at the key.
-    func mark(in root: Node) -> Mark? {
-        var node = root
-        var mark = root.mark
-        for component in components {
-            switch component {
-            case .key(let key):
-                guard let mapping = node.mapping,
-                      let pair = mapping.first(where: { $0.key.string == key }) else { return mark }
-                mark = pair.key.mark ?? mark
-                node = pair.value
-            case .index(let index):
-                guard let sequence = node.sequence, sequence.indices.contains(index) else { return mark }
-                node = sequence[index]
-                mark = node.mark ?? mark
-            }
-        }
-        return mark
+/// A line and column in the text a board was read from, both counted from 1.
+package struct BoardTextPosition: Sendable, Hashable {
+    package var line: Int
+    package var column: Int
+
+    package init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
     }
+}
+
+/// Finds where a value sits in the text a board description was decoded from, so that a problem
+/// names its line and column. A board file read as YAML has one (`BoardFiles`); the description
+/// of a board built into the library has none, and needs none: it checks.
+package protocol BoardSourceMap {
+    /// Where the value at `keyPath` is — for a mapping's member, its key — or, when the path goes
+    /// further than the text, the deepest value on it that exists.
+    func position(of keyPath: BoardKeyPath) -> BoardTextPosition?
 }

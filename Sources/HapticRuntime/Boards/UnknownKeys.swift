@@ -13,7 +13,9 @@ private struct AnyCodingKey: CodingKey {
 /// Every problem decoding a board file meets, kept instead of thrown so that one run reports
 /// them all (a missing `buses`, an unknown key and a bad value, not only the first). The
 /// decoder carries it in its `userInfo`; decoding goes on with a fallback after each.
-final class BoardDecodingProblems {
+/// `@unchecked Sendable` because decoders want `Sendable` user info: one decoding, on one thread,
+/// uses it and then reads it.
+final class BoardDecodingProblems: @unchecked Sendable {
     private(set) var errors: [DecodingError] = []
     /// The values decoding could not read — each problem's, and each misspelt key's — where a
     /// fallback stands in.

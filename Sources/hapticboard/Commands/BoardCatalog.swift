@@ -1,3 +1,4 @@
+import BoardFiles
 import Foundation
 import HapticRuntime
 

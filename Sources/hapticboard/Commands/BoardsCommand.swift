@@ -1,6 +1,7 @@
 import ActuatorHAL
 import ActuatorHALLinux
 import ArgumentParser
+import BoardFiles
 import Foundation
 import HapticRuntime
 

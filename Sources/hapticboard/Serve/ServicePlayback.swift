@@ -1,4 +1,5 @@
 import ActuatorHALLinux
+import BoardFiles
 import Foundation
 import HapticRuntime
 

@@ -1,4 +1,5 @@
 import ActuatorHAL
+import BoardFiles
 import Foundation
 import HapticRuntime
 import HardwareMocks

@@ -1,0 +1,53 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HapticRuntime
+import Yams
+
+extension BoardFile {
+    /// Reads and decodes a board file; every failure names the file, line, column and key.
+    package static func load(path: String) throws(BoardFileError) -> BoardFile {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw BoardFileError(file: path, position: nil, keyPath: nil, message: "cannot read the board file: \(FileReadFailure.reason(for: error))")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Decodes board YAML held in memory (`path` names it in errors).
+    package static func parse(_ text: String, path: String) throws(BoardFileError) -> BoardFile {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw BoardFileError(file: path, position: nil, keyPath: nil, message: "the board file is empty")
+            }
+            root = node
+        } catch let error as BoardFileError {
+            throw error
+        } catch let error as YamlError {
+            throw BoardFileError(file: path, yamlError: error)
+        } catch {
+            throw BoardFileError(file: path, position: nil, keyPath: nil, message: "not valid YAML: \(error)")
+        }
+        return try decoding(path: path, sourceMap: YAMLSourceMap(root: root)) { userInfo in
+            try YAMLDecoder().decode(BoardDescription.self, from: text, userInfo: userInfo)
+        }
+    }
+}
+
+extension BoardFileError {
+    /// Locates a libyaml syntax error.
+    init(file: String, yamlError: YamlError) {
+        switch yamlError {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _):
+            let detail = context.map { "\(problem) \($0.text)" } ?? problem
+            self.init(file: file, position: BoardTextPosition(mark), keyPath: nil, message: "not valid YAML: \(detail)")
+        default:
+            self.init(file: file, position: nil, keyPath: nil, message: "not valid YAML: \(yamlError)")
+        }
+    }
+}

@@ -15,13 +15,13 @@ extension Board {
     /// Reads and checks the board file at `url`.
     /// - Throws: `BoardError.invalid` with every problem of the file.
     public init(contentsOf url: URL) throws(BoardError) {
-        try self.init(checking: Self.read { () throws(BoardFileError) in try BoardFile.load(path: url.relativePath) })
+        try self.init(reading: { () throws(BoardFileError) in try BoardFile.load(path: url.relativePath) })
     }
 
     /// Reads and checks board YAML held in memory; `source` names it in problems.
     /// - Throws: `BoardError.invalid` with every problem of the text.
     public init(yaml: String, source: String) throws(BoardError) {
-        try self.init(checking: Self.read { () throws(BoardFileError) in try BoardFile.parse(yaml, path: source) })
+        try self.init(reading: { () throws(BoardFileError) in try BoardFile.parse(yaml, path: source) })
     }
 
     /// The board `name` names: `sim`, a path to a board file, or `<name>.yml` in one of `folders`.
@@ -43,14 +43,6 @@ extension Board {
             return try BoardFile.load(path: url.relativePath).problems()
         } catch {
             return [error]
-        }
-    }
-
-    private static func read(_ load: () throws(BoardFileError) -> BoardFile) throws(BoardError) -> BoardFile {
-        do {
-            return try load()
-        } catch {
-            throw .invalid([error])
         }
     }
 }

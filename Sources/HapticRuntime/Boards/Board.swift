@@ -51,8 +51,19 @@ public struct Board {
         )
     }
 
+    /// Reads a board's description with `read` and checks it; a board with any problem is not made.
+    package init(reading read: () throws(BoardFileError) -> BoardFile) throws(BoardError) {
+        let file: BoardFile
+        do {
+            file = try read()
+        } catch {
+            throw .invalid([error])
+        }
+        try self.init(checking: file)
+    }
+
     /// Checks a board's description; a board with any problem is not made.
-    package init(checking file: BoardFile) throws(BoardError) {
+    init(checking file: BoardFile) throws(BoardError) {
         let problems = BoardRules(file: file).problems()
         guard problems.isEmpty else { throw .invalid(problems) }
         self.file = file

@@ -10,15 +10,15 @@ package struct BoardFile {
     /// The key paths those problems are about: a rule about a value there (or a name defined
     /// there) would only repeat them.
     var unreadKeyPaths: [BoardKeyPath]
-    /// Where values are in the text read; nil for a description that has no text to point into.
-    private var sourceMap: (any BoardSourceMap)?
+    /// Where values are in the text read.
+    private var sourceMap: any BoardSourceMap
 
     /// Decodes a board description with `decode`, which hands `userInfo` to its decoder so that
     /// decoding records every problem and goes on; `path` names the file in every problem, and
     /// `sourceMap` locates them.
     /// - Throws: the one problem decoding could not go on past.
     package static func decoding(
-        path: String, sourceMap: (any BoardSourceMap)?,
+        path: String, sourceMap: any BoardSourceMap,
         _ decode: (_ userInfo: [CodingUserInfoKey: any Sendable]) throws -> BoardDescription
     ) throws(BoardFileError) -> BoardFile {
         let problems = BoardDecodingProblems()
@@ -44,13 +44,13 @@ package struct BoardFile {
 
     /// An error about the value at `keyPath`, located in this file.
     func problem(at keyPath: BoardKeyPath, _ message: String) -> BoardFileError {
-        BoardFileError(file: path, position: sourceMap?.position(of: keyPath), keyPath: keyPath, message: message)
+        BoardFileError(file: path, position: sourceMap.position(of: keyPath), keyPath: keyPath, message: message)
     }
 }
 
 extension BoardFileError {
     /// Turns a Codable failure into "file:line:column: key.path: what was expected".
-    init(file: String, decodingError: DecodingError, sourceMap: (any BoardSourceMap)?) {
+    init(file: String, decodingError: DecodingError, sourceMap: any BoardSourceMap) {
         let message: String
         var keyPath: BoardKeyPath
         switch decodingError {
@@ -67,7 +67,7 @@ extension BoardFileError {
             keyPath = BoardKeyPath()
             message = "\(decodingError)"
         }
-        self.init(file: file, position: sourceMap?.position(of: keyPath), keyPath: keyPath, message: message)
+        self.init(file: file, position: sourceMap.position(of: keyPath), keyPath: keyPath, message: message)
     }
 
     private static func describe(_ type: Any.Type) -> String {

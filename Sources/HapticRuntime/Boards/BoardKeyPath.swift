@@ -42,8 +42,8 @@ package struct BoardTextPosition: Sendable, Hashable {
 }
 
 /// Finds where a value sits in the text a board description was decoded from, so that a problem
-/// names its line and column. A board file read as YAML has one (`BoardFiles`); the description
-/// of a board built into the library has none, and needs none: it checks.
+/// names its line and column: YAML's (`BoardFiles`) from libyaml's marks, JSON's
+/// (`Board(json:source:)`) from `LocatedJSONReader`'s positions.
 package protocol BoardSourceMap {
     /// Where the value at `keyPath` is — for a mapping's member, its key — or, when the path goes
     /// further than the text, the deepest value on it that exists.

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Boards built into the library, so that a program runs without the repository's `Boards/`
 /// directory and without a YAML reader (board files are `BoardFiles`' part).
 enum BuiltInBoard {
@@ -7,7 +5,7 @@ enum BuiltInBoard {
     static let simName = "sim"
 
     /// The description of `Boards/sim.yml` (which documents it; a test checks that the two decode
-    /// alike), in JSON so that FoundationEssentials' decoder reads it: one DRV2605L driving a
+    /// alike), in JSON so that no YAML reader is needed (`Board(json:source:)`): one DRV2605L driving a
     /// 175 Hz, 2.0 V rms LRA (Precision Microdrives C10-100 class) on a simulated 400 kHz bus.
     static let simJSON = """
     {
@@ -26,10 +24,6 @@ enum BuiltInBoard {
 
     /// The simulated board's description.
     static func sim() throws(BoardFileError) -> BoardFile {
-        try BoardFile.decoding(path: "built-in board '\(simName)'", sourceMap: nil) { userInfo in
-            let decoder = JSONDecoder()
-            decoder.userInfo = userInfo
-            return try decoder.decode(BoardDescription.self, from: Data(simJSON.utf8))
-        }
+        try BoardFile.json(simJSON, path: "built-in board '\(simName)'")
     }
 }

@@ -1,0 +1,68 @@
+import FoundationEssentials
+
+extension Board {
+    /// Reads and checks a board described in JSON — a board file's keys and values (Boards/*.yml
+    /// documents them), as an object — held in memory; `source` names it in problems.
+    ///
+    /// What a firmware that carries its board in the program uses: board files in YAML need
+    /// `BoardFiles`, whose YAML reader brings full Foundation (and ICU) into a static build, while
+    /// this reads with FoundationEssentials. Every problem is located by line, column and key, as
+    /// in a YAML file.
+    /// - Throws: `BoardError.invalid` with every problem of the text.
+    public init(json: String, source: String) throws(BoardError) {
+        try self.init(reading: { () throws(BoardFileError) in try BoardFile.json(json, path: source) })
+    }
+}
+
+extension BoardFile {
+    /// Decodes a board described in JSON (`path` names it in errors). Trailing commas are
+    /// accepted, as `LocatedJSONReader` accepts them in AHAP.
+    static func json(_ text: String, path: String) throws(BoardFileError) -> BoardFile {
+        let root: LocatedJSON
+        do {
+            root = try LocatedJSONReader.read(text)
+        } catch {
+            let position = BoardTextPosition(line: error.position.line, column: error.position.column)
+            throw BoardFileError(file: path, position: position, keyPath: nil, message: "not valid JSON: \(error.message)")
+        }
+        return try decoding(path: path, sourceMap: JSONSourceMap(root: root)) { userInfo in
+            let decoder = JSONDecoder()
+            // JSON5 is a superset of what the located reader accepted (trailing commas).
+            decoder.allowsJSON5 = true
+            decoder.userInfo = userInfo
+            return try decoder.decode(BoardDescription.self, from: Data(text.utf8))
+        }
+    }
+}
+
+/// Finds key paths in a board's JSON, as `LocatedJSONReader` located its values.
+struct JSONSourceMap: BoardSourceMap {
+    let root: LocatedJSON
+
+    /// The deepest value on the path that exists; for an object's member, its key's position, so
+    /// that "unknown key" errors point at the key.
+    func position(of keyPath: BoardKeyPath) -> BoardTextPosition? {
+        var value = root
+        var position = root.position
+        for component in keyPath.components {
+            switch (component, value.kind) {
+            case (.key(let key), .object(let members)):
+                guard let member = members.first(where: { $0.key == key }) else { return BoardTextPosition(position) }
+                position = member.keyPosition
+                value = member.value
+            case (.index(let index), .array(let elements)) where elements.indices.contains(index):
+                value = elements[index]
+                position = value.position
+            default:
+                return BoardTextPosition(position)
+            }
+        }
+        return BoardTextPosition(position)
+    }
+}
+
+extension BoardTextPosition {
+    init(_ position: LocatedJSON.Position) {
+        self.init(line: position.line, column: position.column)
+    }
+}

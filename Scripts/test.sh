@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, runs every XCTest on the simulated hardware
 # (the examples included), builds the consumer package (Examples/TestRigBus) and checks that it
-# links no C device library, compiles the C drivers against libgpiod 2.x as well as the system's
+# links no C device library and that its static release build stays within 16 MiB
+# (Scripts/check-static-size.sh), compiles the C drivers against libgpiod 2.x as well as the system's
 # 1.6, runs every libFuzzer target for a bounded time (Scripts/fuzz.sh; HAPTICBOARD_FUZZ_SECONDS
 # each, built without optimisation), runs the kernel lane (Tests/KernelLane/run.sh: the release
 # binary against Debian's kernel under QEMU), and builds the Debian package and checks it in a
@@ -72,6 +73,7 @@ step build swift build --build-tests "${scratch[@]}"
 step libgpiod2 Scripts/build-libgpiod2.sh
 step unit-tests swift test --skip-build "${scratch[@]}"
 step consumer-package Scripts/check-consumer-package.sh
+step static-size Scripts/check-static-size.sh
 # One fuzzer at a time beside the lane's emulated CPU, one per core once the lane has ended.
 fuzz_jobs=$(lane_running && echo 1 || nproc)
 step fuzz env FUZZ_CONFIGURATION=debug FUZZ_JOBS="${FUZZ_JOBS:-$fuzz_jobs}" Scripts/fuzz.sh all "${HAPTICBOARD_FUZZ_SECONDS:-20}"

@@ -6,8 +6,8 @@ import Foundation
 import HapticRuntime
 
 /// Board files: YAML read with Yams. A module of its own because Yams imports full Foundation,
-/// and so ICU, which a firmware that builds its board in code or runs the built-in `Board.sim`
-/// need not link (docs/performance.md, "Footprint").
+/// and so ICU, which a firmware that carries its board as JSON (`Board(json:source:)`) or runs the
+/// built-in `Board.sim` need not link (docs/performance.md, "Footprint").
 extension Board {
     /// Where `named(_:)` looks for `<name>.yml`, in order.
     public static let folders = ["Boards", "/etc/hapticboard"]

@@ -3,17 +3,21 @@ import FuzzSupport
 import HapticRuntime
 import HardwareMocks
 
-/// Board YAML through the board decoder and its rules, as `--board FILE` reads it; a board that
-/// checks is opened on simulated hardware (every chip initialised) and closed again, and no chip
-/// may be driving afterwards.
+/// Board YAML through the board decoder and its rules, as `--board FILE` reads it — or, for a text
+/// that opens a JSON object, a board in JSON as a firmware carries it (`Board(json:source:)`); a
+/// board that checks is opened on simulated hardware (every chip initialised) and closed again,
+/// and no chip may be driving afterwards.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBoard(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
+    let text = input.text()
+    let isJSON = text.first { !$0.isWhitespace } == "{"
+    let source = isJSON ? "fuzz.json" : "fuzz.yml"
     let board: Board
     do {
-        board = try Board(yaml: input.text(), source: "fuzz.yml")
+        board = try isJSON ? Board(json: text, source: source) : Board(yaml: text, source: source)
     } catch {
-        Invariant.locates(error, in: "fuzz.yml")
+        Invariant.locates(error, in: source)
         return 0
     }
     Invariant.require(!board.actuators.isEmpty || board.actuatorNames.isEmpty, "actuators and their names disagree")

@@ -110,4 +110,33 @@ final class PlaybackSessionTests: XCTestCase {
         }
         XCTAssertEqual(sequencerWrites.map { $0.dropFirst().first }, [1, 24])
     }
+
+    /// The engine stopping on its own after one item ended and before the next began — in the
+    /// same stretch of time the session ran for the first item's wait — is reported with why it
+    /// stopped, not as "the engine is stopped: call start() first" (the lane's unplugged sound card
+    /// once gave that). Here the chip stops answering right after the first click's last write:
+    /// the standby write at the idle timeout fails, in the same five-second frame.
+    func testAnEngineThatStopsBetweenTwoItemsIsReportedWithWhyItStopped() throws {
+        let (session, hardware, _) = try session()
+        let bus = try XCTUnwrap(hardware.chips["main"]).bus
+        let click = item([HapticEvent(type: .hapticTransient, time: 0)])
+        var lastClickWrite: MonotonicInstant?
+        bus.transactionObserver = { transaction in
+            // RTP_INPUT back to 0 ends the click; everything after it fails (retries too).
+            guard lastClickWrite == nil, transaction.operations == [.write([DRV2605Register.realtimeInput.rawValue, 0])] else { return }
+            lastClickWrite = transaction.time
+            bus.injectError(.noAcknowledge(bus: bus.name, address: SimulatedBoard.chipAddress), onTransfer: 1, times: 1_000)
+        }
+        var options = PlaybackSession.Options()
+        options.frameInterval = .seconds(5)
+        XCTAssertThrowsError(try session.play([click, click], options: options)) { error in
+            guard case PlaybackSession.Failure.engineStopped(_, let fault?) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(fault)".contains("0x5A"), "\(fault)")
+        }
+        let clickEnded = try XCTUnwrap(lastClickWrite, "the click ends with RTP_INPUT 0")
+        let firstFailure = try XCTUnwrap(bus.log.first { $0.error != nil })
+        XCTAssertGreaterThanOrEqual(firstFailure.time - clickEnded, .seconds(1), "the first failure is the idle standby, not the next click's")
+        let board = try XCTUnwrap(hardware.chips["main"])
+        XCTAssertEqual(board.chip.drive.level(at: hardware.virtualClock.now).amplitude, 0, "the actuator is left still")
+    }
 }

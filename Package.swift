@@ -28,7 +28,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.0.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Tests only: counts allocations, to prove the real-time path makes none.
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ] + propertyTesting.package,

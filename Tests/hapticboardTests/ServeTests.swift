@@ -120,7 +120,12 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual((try json(request(.get, "/openapi.json"))["openapi"] as? String), "3.1.0")
         let metrics = try request(.get, "/metrics")
         XCTAssertEqual(metrics.status, 200)
-        XCTAssertTrue(String(decoding: metrics.body, as: UTF8.self).contains("hapticboard_dispatch_lateness_seconds_bucket{le=\"+Inf\"}"))
+        let exposition = String(decoding: metrics.body, as: UTF8.self)
+        XCTAssertTrue(exposition.contains("hapticboard_dispatch_lateness_seconds_bucket{le=\"+Inf\"}"))
+        for counter in ["requests", "silent_events", "players_started", "preemptions", "faults", "requests_refused"] {
+            XCTAssertTrue(exposition.contains("# TYPE hapticboard_\(counter)_total counter"), counter)
+        }
+        XCTAssertTrue(exposition.contains("hapticboard_requests_refused_total{code=\""), exposition)
     }
 
     func testWaitingForAPlayerReportsItsEnd() throws {

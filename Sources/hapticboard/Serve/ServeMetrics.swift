@@ -19,8 +19,8 @@ final class ServeMetrics: @unchecked Sendable {
     static let latenessBounds: [Duration] = [.microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10)]
 
     init(service: HapticService) {
-        triggers = registry.makeCounter(name: "hapticboard_requests_total", help: "Play requests accepted (players started, or named events with no feedback at the profile).")
-        silentEvents = registry.makeCounter(name: "hapticboard_silent_events_total", help: "Named events the current profile gives no feedback.")
+        triggers = registry.makeCounter(descriptor: Self.counter("requests", "Play requests accepted (players started, or named events with no feedback at the profile)."))
+        silentEvents = registry.makeCounter(descriptor: Self.counter("silent_events", "Named events the current profile gives no feedback."))
         _ = service.subscribe { [weak self] event in
             guard case .powerTransition(let actuator, let transition, _, _, let elapsed, let budget) = event else { return }
             self?.countTransition(actuator: actuator, transition: transition, overran: elapsed > budget)
@@ -36,8 +36,8 @@ final class ServeMetrics: @unchecked Sendable {
     private func countTransition(actuator: String, transition: String, overran: Bool) {
         let key = actuator + "/" + transition
         let (counter, overrun) = lock.withLock { () -> (Counter, Counter) in
-            let counter = transitionCounters[key] ?? registry.makeCounter(name: "hapticboard_power_transitions_total", labels: [("actuator", actuator), ("transition", transition)], help: "Power transitions made.")
-            let overrun = overrunCounters[key] ?? registry.makeCounter(name: "hapticboard_power_transition_overruns_total", labels: [("actuator", actuator), ("transition", transition)], help: "Power transitions that took longer than their budget.")
+            let counter = transitionCounters[key] ?? registry.makeCounter(descriptor: Self.counter("power_transitions", "Power transitions made."), labels: [("actuator", actuator), ("transition", transition)])
+            let overrun = overrunCounters[key] ?? registry.makeCounter(descriptor: Self.counter("power_transition_overruns", "Power transitions that took longer than their budget."), labels: [("actuator", actuator), ("transition", transition)])
             transitionCounters[key] = counter
             overrunCounters[key] = overrun
             return (counter, overrun)
@@ -75,17 +75,24 @@ final class ServeMetrics: @unchecked Sendable {
             defer { exported = counters }
             return exported
         }
-        add(counters.triggers - previous.triggers, to: "hapticboard_players_started_total", "Players started.")
-        add(counters.preemptions - previous.preemptions, to: "hapticboard_preemptions_total", "Players stopped by a request of higher priority.")
-        add(counters.faults - previous.faults, to: "hapticboard_faults_total", "Faults (a bus error, a chip fault): the engine stopped on its own, or ended the players of the actuators that failed.")
+        add(counters.triggers - previous.triggers, to: "players_started", "Players started.")
+        add(counters.preemptions - previous.preemptions, to: "preemptions", "Players stopped by a request of higher priority.")
+        add(counters.faults - previous.faults, to: "faults", "Faults (a bus error, a chip fault): the engine stopped on its own, or ended the players of the actuators that failed.")
         for code in ServiceError.Code.allCases {
-            add((counters.refusals[code.rawValue] ?? 0) - (previous.refusals[code.rawValue] ?? 0), to: "hapticboard_requests_refused_total", "Requests refused, by reason code.", labels: [("code", code.rawValue)])
+            add((counters.refusals[code.rawValue] ?? 0) - (previous.refusals[code.rawValue] ?? 0), to: "requests_refused", "Requests refused, by reason code.", labels: [("code", code.rawValue)])
         }
     }
 
+    /// Adds `amount` to the counter `hapticboard_<name>_total`.
     private func add(_ amount: Int, to name: String, _ help: String, labels: [(String, String)] = []) {
         // The registry hands back the same counter for the same name and labels.
-        let counter = labels.isEmpty ? registry.makeCounter(name: name, help: help) : registry.makeCounter(name: name, labels: labels, help: help)
+        let descriptor = Self.counter(name, help)
+        let counter = labels.isEmpty ? registry.makeCounter(descriptor: descriptor) : registry.makeCounter(descriptor: descriptor, labels: labels)
         if amount > 0 { counter.increment(by: Int64(amount)) }
+    }
+
+    /// A counter of hapticboard's: `hapticboard_<name>_total`.
+    private static func counter(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "hapticboard", metricName: name, unitName: "total", helpText: help)
     }
 }

@@ -463,6 +463,16 @@ final class ServeTests: XCTestCase {
         ])
     }
 
+    /// The document is made once for a set of names and again when they change (a reload).
+    func testTheServedDocumentFollowsTheNamesItIsMadeWith() {
+        let first = OpenAPIDocument.served(actuators: ["left"], library: [], events: [])
+        let second = OpenAPIDocument.served(actuators: ["left", "right"], library: ["tap"], events: [])
+        XCTAssertNotEqual(first, second)
+        XCTAssertTrue(second.contains("\"right\"") && second.contains("\"tap\""))
+        XCTAssertFalse(first.contains("\"right\""))
+        XCTAssertEqual(OpenAPIDocument.served(actuators: ["left"], library: [], events: []), first)
+    }
+
     /// JSON pointers (RFC 6901) to where two JSON documents differ, sorted.
     private static func differences(_ first: Any?, _ second: Any?, at path: DocumentKeyPath = DocumentKeyPath()) -> [String] {
         switch (first, second) {

@@ -1,5 +1,6 @@
 import Foundation
 import HapticRuntime
+import Synchronization
 
 /// The API's OpenAPI 3.1 document, `Serve/openapi.json` embedded at build time; a test checks it
 /// against the router's routes so the two cannot drift.
@@ -17,6 +18,19 @@ enum OpenAPIDocument {
     }
 
     static func served(actuators: [String], library: [String], events: [String]) -> String {
+        let names = [actuators, library, events]
+        if let last = lastServed.withLock({ $0 }), last.names == names { return last.text }
+        let text = making(actuators: actuators, library: library, events: events)
+        lastServed.withLock { $0 = (names, text) }
+        return text
+    }
+
+    /// The last document made and the names it was made with: the names change only when the
+    /// service reloads its library or theme, so a client asking for the document again and again
+    /// is answered without parsing and re-serialising it each time.
+    private static let lastServed = Mutex<(names: [[String]], text: String)?>(nil)
+
+    private static func making(actuators: [String], library: [String], events: [String]) -> String {
         guard var document = try? JSONSerialization.jsonObject(with: Data(text.utf8)) else { return text }
         document = replacing(in: document, at: ["components", "parameters", "actuator", "schema", "enum"], with: actuators) ?? document
         // An empty enum would say no name is valid; with nothing to name, an item is unknown (404).

@@ -33,7 +33,7 @@ extension BoardFile {
         } catch {
             throw BoardFileError(file: path, position: nil, keyPath: nil, message: "not valid YAML: \(error)")
         }
-        return try decoding(path: path, sourceMap: YAMLSourceMap(root: root)) { userInfo in
+        return try decoding(path: path, sourceMap: YAMLSourceMap(node: root)) { userInfo in
             try YAMLDecoder().decode(BoardDescription.self, from: text, userInfo: userInfo)
         }
     }

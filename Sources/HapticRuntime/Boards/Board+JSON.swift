@@ -25,7 +25,7 @@ extension BoardFile {
             let position = BoardTextPosition(line: error.position.line, column: error.position.column)
             throw BoardFileError(file: path, position: position, keyPath: nil, message: "not valid JSON: \(error.message)")
         }
-        return try decoding(path: path, sourceMap: JSONSourceMap(root: root)) { userInfo in
+        return try decoding(path: path, sourceMap: root) { userInfo in
             let decoder = JSONDecoder()
             // JSON5 is a superset of what the located reader accepted (trailing commas).
             decoder.allowsJSON5 = true
@@ -35,29 +35,18 @@ extension BoardFile {
     }
 }
 
-/// Finds key paths in a board's JSON, as `LocatedJSONReader` located its values.
-struct JSONSourceMap: BoardSourceMap {
-    let root: LocatedJSON
+/// A board's JSON as `LocatedJSONReader` located its values (the first of repeated keys).
+extension LocatedJSON: LocatedNode {
+    var start: BoardTextPosition? { BoardTextPosition(position) }
 
-    /// The deepest value on the path that exists; for an object's member, its key's position, so
-    /// that "unknown key" errors point at the key.
-    func position(of keyPath: BoardKeyPath) -> BoardTextPosition? {
-        var value = root
-        var position = root.position
-        for component in keyPath.components {
-            switch (component, value.kind) {
-            case (.key(let key), .object(let members)):
-                guard let member = members.first(where: { $0.key == key }) else { return BoardTextPosition(position) }
-                position = member.keyPosition
-                value = member.value
-            case (.index(let index), .array(let elements)) where elements.indices.contains(index):
-                value = elements[index]
-                position = value.position
-            default:
-                return BoardTextPosition(position)
-            }
-        }
-        return BoardTextPosition(position)
+    func member(_ key: String) -> (key: BoardTextPosition?, value: LocatedJSON)? {
+        guard case .object(let members) = kind, let member = members.first(where: { $0.key == key }) else { return nil }
+        return (BoardTextPosition(member.keyPosition), member.value)
+    }
+
+    func element(_ index: Int) -> LocatedJSON? {
+        guard case .array(let elements) = kind, elements.indices.contains(index) else { return nil }
+        return elements[index]
     }
 }
 

@@ -49,3 +49,33 @@ package protocol BoardSourceMap {
     /// further than the text, the deepest value on it that exists.
     func position(of keyPath: BoardKeyPath) -> BoardTextPosition?
 }
+
+/// A parsed document's tree, each value knowing where it starts: a `BoardSourceMap` by walking it.
+package protocol LocatedNode: BoardSourceMap {
+    /// Where this value starts, when known.
+    var start: BoardTextPosition? { get }
+    /// This mapping's member `key`: where its key starts, and its value; nil when there is none.
+    func member(_ key: String) -> (key: BoardTextPosition?, value: Self)?
+    /// This sequence's element `index`; nil when there is none.
+    func element(_ index: Int) -> Self?
+}
+
+extension LocatedNode {
+    package func position(of keyPath: BoardKeyPath) -> BoardTextPosition? {
+        var node = self
+        var position = start
+        for component in keyPath.components {
+            switch component {
+            case .key(let key):
+                guard let member = node.member(key) else { return position }
+                position = member.key ?? position
+                node = member.value
+            case .index(let index):
+                guard let element = node.element(index) else { return position }
+                position = element.start ?? position
+                node = element
+            }
+        }
+        return position
+    }
+}

@@ -187,4 +187,15 @@ final class HapticClipReaderTests: XCTestCase {
             XCTAssertEqual("\(error)", "\(url.relativePath): cannot read the file: it is 1024.0 MiB, more than the 64.0 MiB a content file may have")
         }
     }
+
+    func testAPipeOrADeviceIsRefusedAsNotAFile() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.url.appendingPathComponent("pattern.ahap")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        for url in [fifo, URL(fileURLWithPath: "/dev/null")] {
+            XCTAssertThrowsError(try ContentLoader.load(contentsOf: url)) { error in
+                XCTAssertEqual("\(error)", "\(url.relativePath): cannot read the file: it is a pipe or a device, not a file")
+            }
+        }
+    }
 }

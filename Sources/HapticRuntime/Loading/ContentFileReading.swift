@@ -43,8 +43,12 @@ public enum ContentFileReading {
     public static func data(of url: URL) throws(Problem) -> Data {
         // A file that cannot be looked at fails below, where reading says why.
         var status = stat()
-        if stat(url.path, &status) == 0, status.st_size > maximumSize {
-            throw .tooLarge(size: Int(status.st_size))
+        if stat(url.path, &status) == 0 {
+            // FoundationEssentials refuses to read a pipe or a device with EACCES, whose
+            // "Permission denied" would send the user to the file's permissions.
+            let kind = status.st_mode & S_IFMT
+            guard kind == S_IFREG || kind == S_IFDIR else { throw .unreadable("it is a pipe or a device, not a file") }
+            if status.st_size > maximumSize { throw .tooLarge(size: Int(status.st_size)) }
         }
         let data: Data
         do {

@@ -11,9 +11,10 @@ extension BoardFile {
     package static func load(path: String) throws(BoardFileError) -> BoardFile {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            // Held to content files' limits: a size cap, no pipe or device, UTF-8.
+            text = try ContentFileReading.text(of: URL(fileURLWithPath: path))
         } catch {
-            throw BoardFileError(file: path, position: nil, keyPath: nil, message: "cannot read the board file: \(FileReadFailure.reason(for: error))")
+            throw BoardFileError(file: path, position: nil, keyPath: nil, message: "cannot read the board file: \(error.reason)")
         }
         return try parse(text, path: path)
     }

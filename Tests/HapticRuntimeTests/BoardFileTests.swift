@@ -53,6 +53,11 @@ final class BoardFileTests: XCTestCase {
         }
     }
 
+    func testABoardFileThatCannotBeReadSaysWhy() {
+        XCTAssertEqual(Board.problems(inFileAt: URL(fileURLWithPath: "/dev/null")).map(\.description), ["/dev/null: cannot read the board file: it is a pipe or a device, not a file"])
+        XCTAssertEqual(Board.problems(inFileAt: URL(fileURLWithPath: "/no/such/board.yml")).map(\.description), ["/no/such/board.yml: cannot read the board file: No such file or directory"])
+    }
+
     func testValidBoardDecodesDevicetreeKeys() throws {
         let board = try BoardFile.parse(validBoard, path: "test.yml").description
         XCTAssertEqual(board.buses.first?.clockFrequency, 400_000)

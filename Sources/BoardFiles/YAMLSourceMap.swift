@@ -1,20 +1,20 @@
 import HapticRuntime
 import Yams
 
-/// A board file's YAML tree, as libyaml marked it while composing (the first of repeated keys).
+/// A board file's YAML tree, as libyaml marked it while composing.
 struct YAMLSourceMap: LocatedNode {
     let node: Node
 
     var start: BoardTextPosition? { node.mark.map(BoardTextPosition.init) }
 
-    func member(_ key: String) -> (key: BoardTextPosition?, value: YAMLSourceMap)? {
-        guard let pair = node.mapping?.first(where: { $0.key.string == key }) else { return nil }
-        return (pair.key.mark.map(BoardTextPosition.init), YAMLSourceMap(node: pair.value))
+    var members: [(key: String, position: BoardTextPosition?, value: YAMLSourceMap)]? {
+        node.mapping?.compactMap { pair in
+            pair.key.string.map { ($0, pair.key.mark.map(BoardTextPosition.init), YAMLSourceMap(node: pair.value)) }
+        }
     }
 
-    func element(_ index: Int) -> YAMLSourceMap? {
-        guard let sequence = node.sequence, sequence.indices.contains(index) else { return nil }
-        return YAMLSourceMap(node: sequence[index])
+    var elements: [YAMLSourceMap]? {
+        node.sequence.map { $0.map(YAMLSourceMap.init) }
     }
 }
 

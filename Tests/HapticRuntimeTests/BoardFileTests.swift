@@ -53,6 +53,19 @@ final class BoardFileTests: XCTestCase {
         }
     }
 
+    func testAKeyGivenTwiceIsAProblemAndTheValueKeptIsTheOneLocated() throws {
+        // Yams keeps the later value: the rule about it points there, not at the first.
+        let twice = validBoard.replacingOccurrences(of: "    vib-rated-mv: 2000\n", with: "    vib-rated-mv: 2000\n    vib-rated-mv: 9000\n")
+        XCTAssertEqual(try problems(in: twice), [
+            "test.yml:14:5: actuators[0].vib-rated-mv: given more than once (first at line 13, column 5): give each key once, so that no reader has to guess which value counts",
+            "test.yml:14:5: actuators[0].vib-rated-mv: 9000 mV is outside 1...5400 mV",
+            "test.yml:15:5: actuators[0].vib-overdrive-mv: the overdrive clamp (2800 mV) must not be below the rated voltage (9000 mV)",
+        ])
+        // The same value twice is still refused, at the top level too; the board does not open.
+        let same = validBoard.replacingOccurrences(of: "board: test\n", with: "board: test\nboard: test\n")
+        XCTAssertEqual(loadError(same), "test.yml:2:1: board: given more than once (first at line 1, column 1): give each key once, so that no reader has to guess which value counts")
+    }
+
     func testABoardFileThatCannotBeReadSaysWhy() {
         XCTAssertEqual(Board.problems(inFileAt: URL(fileURLWithPath: "/dev/null")).map(\.description), ["/dev/null: cannot read the board file: it is a pipe or a device, not a file"])
         XCTAssertEqual(Board.problems(inFileAt: URL(fileURLWithPath: "/no/such/board.yml")).map(\.description), ["/no/such/board.yml: cannot read the board file: No such file or directory"])

@@ -73,6 +73,14 @@ final class BoardJSONTests: XCTestCase {
         ])
     }
 
+    func testAKeyGivenTwiceIsAProblem() {
+        // Which value JSONDecoder keeps is not documented (with JSON5 on, the first was seen kept
+        // where strict JSON kept the last): the board is refused, even for the same value twice.
+        XCTAssertEqual(problems(board.replacingOccurrences(of: "\"library-sel\": 6,", with: "\"library-sel\": 6, \"vib-rated-mv\": 2000,")), [
+            "panel.json:7:53: actuators[0].vib-rated-mv: given more than once (first at line 6, column 29): give each key once, so that no reader has to guess which value counts",
+        ])
+    }
+
     func testTextThatIsNotJSONIsLocated() {
         XCTAssertEqual(problems("{\n  \"board\": \"panel\",\n  \"buses\": [}\n}"), ["panel.json:3:13: not valid JSON: expected a value, found '}'"])
         XCTAssertEqual(problems("board: panel"), ["panel.json:1:1: not valid JSON: expected a value, found 'b'"])

@@ -86,6 +86,16 @@ final class HapticClipReaderTests: XCTestCase {
         text.components(separatedBy: needle).count - 1
     }
 
+    func testARepeatedKeyIsPlayedWithItsLastValueAndAWarning() throws {
+        // As AHAP does: the clip plays, and the file's author hears which value was not used.
+        let text = HapticClipFixtures.document(amplitude: #"{ "time": 0, "amplitude": 0.2 }, { "time": 0.5, "amplitude": 0.4, "amplitude": 0.9 }"#)
+        let content = try XCTUnwrap(HapticClipFixtures.read(text))
+        XCTAssertEqual(content.warnings.map(\.description), [
+            "clip.haptic:\(HapticClipFixtures.position(of: #""amplitude""#, in: text, occurrence: 4)): warning: signals.continuous.envelopes.amplitude[1].amplitude: appears more than once; the last value is used",
+        ])
+        XCTAssertEqual(content.clip?.amplitude.last?.amplitude, 0.9)
+    }
+
     func testStrictModesRuleIsSkippedFrequencyPastTheEndIsClampedWithOneWarning() throws {
         let text = HapticClipFixtures.document(amplitude: twoPoints, frequency: #"{ "time": 0, "frequency": 0.2 }, { "time": 0.52, "frequency": 0.6 }, { "time": 0.6, "frequency": 0.8 }"#)
         let content = try XCTUnwrap(HapticClipFixtures.read(text))

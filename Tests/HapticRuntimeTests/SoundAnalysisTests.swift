@@ -196,6 +196,9 @@ final class SoundAnalysisTests: XCTestCase {
         XCTAssertThrowsError(try settings.applying(preset: #"{ "release-ms": "60" }"#, file: "p.json")) { error in
             XCTAssertEqual("\(error)", "p.json:1:17: release-ms: expected a number or a boolean, found a string")
         }
+        XCTAssertThrowsError(try settings.applying(preset: #"{ "release-ms": 60, "release-ms": 6 }"#, file: "p.json")) { error in
+            XCTAssertEqual("\(error)", "p.json:1:21: release-ms: given more than once (first at line 1, column 3): give each key once, so that no reader has to guess which value counts")
+        }
     }
 
     /// A linear envelope through `points`, read at `time`.

@@ -35,21 +35,6 @@ extension BoardFile {
     }
 }
 
-/// A board's JSON as `LocatedJSONReader` located its values (the first of repeated keys).
-extension LocatedJSON: LocatedNode {
-    var start: BoardTextPosition? { BoardTextPosition(position) }
-
-    func member(_ key: String) -> (key: BoardTextPosition?, value: LocatedJSON)? {
-        guard case .object(let members) = kind, let member = members.first(where: { $0.key == key }) else { return nil }
-        return (BoardTextPosition(member.keyPosition), member.value)
-    }
-
-    func element(_ index: Int) -> LocatedJSON? {
-        guard case .array(let elements) = kind, elements.indices.contains(index) else { return nil }
-        return elements[index]
-    }
-}
-
 extension BoardTextPosition {
     init(_ position: LocatedJSON.Position) {
         self.init(line: position.line, column: position.column)

@@ -3,8 +3,8 @@
 package struct BoardFile {
     var path: String
     var description: BoardDescription
-    /// What decoding met — unknown keys, missing keys, values of the wrong type — each located,
-    /// in the order met. Decoding went on past each with a fallback, so `BoardRules` reports them
+    /// What decoding met — unknown keys, missing keys, values of the wrong type, keys given twice —
+    /// each located, in the order met. Decoding went on past each with a fallback, so `BoardRules` reports them
     /// together with every other problem of the file.
     var decodingProblems: [BoardFileError]
     /// The key paths those problems are about: a rule about a value there (or a name defined
@@ -24,9 +24,10 @@ package struct BoardFile {
         let problems = BoardDecodingProblems()
         do {
             let description = try decode([BoardDecodingProblems.userInfoKey: problems])
+            let repeated = sourceMap.repeatedKeys().map { BoardFileError(file: path, repeatedKey: $0) }
             return BoardFile(
                 path: path, description: description,
-                decodingProblems: problems.errors.map { BoardFileError(file: path, decodingError: $0, sourceMap: sourceMap) },
+                decodingProblems: problems.errors.map { BoardFileError(file: path, decodingError: $0, sourceMap: sourceMap) } + repeated,
                 unreadKeyPaths: problems.unreadPaths,
                 sourceMap: sourceMap
             )
@@ -68,6 +69,11 @@ extension BoardFileError {
             message = "\(decodingError)"
         }
         self.init(file: file, position: sourceMap.position(of: keyPath), keyPath: keyPath, message: message)
+    }
+
+    /// A key given twice, at its second place.
+    init(file: String, repeatedKey: RepeatedKey) {
+        self.init(file: file, position: repeatedKey.again, keyPath: repeatedKey.keyPath, message: repeatedKey.refusal)
     }
 
     private static func describe(_ type: Any.Type) -> String {

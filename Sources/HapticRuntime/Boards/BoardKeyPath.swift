@@ -46,36 +46,10 @@ package struct BoardTextPosition: Sendable, Hashable {
 /// (`Board(json:source:)`) from `LocatedJSONReader`'s positions.
 package protocol BoardSourceMap {
     /// Where the value at `keyPath` is — for a mapping's member, its key — or, when the path goes
-    /// further than the text, the deepest value on it that exists.
+    /// further than the text, the deepest value on it that exists. Of a repeated key, the last,
+    /// which Yams keeps (JSONDecoder does not document its choice); a repeated key is a problem
+    /// of its own (`repeatedKeys`), so such a board never opens.
     func position(of keyPath: BoardKeyPath) -> BoardTextPosition?
-}
-
-/// A parsed document's tree, each value knowing where it starts: a `BoardSourceMap` by walking it.
-package protocol LocatedNode: BoardSourceMap {
-    /// Where this value starts, when known.
-    var start: BoardTextPosition? { get }
-    /// This mapping's member `key`: where its key starts, and its value; nil when there is none.
-    func member(_ key: String) -> (key: BoardTextPosition?, value: Self)?
-    /// This sequence's element `index`; nil when there is none.
-    func element(_ index: Int) -> Self?
-}
-
-extension LocatedNode {
-    package func position(of keyPath: BoardKeyPath) -> BoardTextPosition? {
-        var node = self
-        var position = start
-        for component in keyPath.components {
-            switch component {
-            case .key(let key):
-                guard let member = node.member(key) else { return position }
-                position = member.key ?? position
-                node = member.value
-            case .index(let index):
-                guard let element = node.element(index) else { return position }
-                position = element.start ?? position
-                node = element
-            }
-        }
-        return position
-    }
+    /// Every key a mapping of the text gives more than once, at each repetition.
+    func repeatedKeys() -> [RepeatedKey]
 }

@@ -15,6 +15,11 @@ struct HapticClipReader {
     }
 
     mutating func read(_ root: LocatedJSON) throws(HapticClipError) -> HapticClip {
+        // As in AHAP: content from any tool is played, with a word about what was ignored.
+        for repeated in root.repeatedKeys() {
+            let position = repeated.again.map(LocatedJSON.Position.init) ?? root.position
+            warnings.append(ContentWarning(location: location(position).description, message: "\(repeated.keyPath): appears more than once; the last value is used"))
+        }
         let top = try object(root, at: AHAPKeyPath())
         let version = try readVersion(in: top)
         let metadata = try readMetadata(in: top)

@@ -109,6 +109,9 @@ extension FeedbackTheme {
         } catch {
             throw FeedbackThemeError(file: file, line: error.position.line, column: error.position.column, message: error.message)
         }
+        if let repeated = root.repeatedKeys().first {
+            throw FeedbackThemeError(file: file, line: repeated.again?.line, column: repeated.again?.column, message: "\(repeated.keyPath): \(repeated.refusal)")
+        }
         return try FeedbackThemeReader(file: file).theme(root)
     }
 }

@@ -17,6 +17,9 @@ extension SoundAnalysisSettings {
         guard case .object(let members) = root.kind else {
             throw .preset(located(root.position), keyPath: nil, message: "expected an object of settings, found \(root.typeName)")
         }
+        if let repeated = root.repeatedKeys().first {
+            throw .preset(located(repeated.again.map(LocatedJSON.Position.init) ?? root.position), keyPath: repeated.keyPath, message: repeated.refusal)
+        }
         var settings = self
         for member in members {
             let path = AHAPKeyPath().appending(member.key)

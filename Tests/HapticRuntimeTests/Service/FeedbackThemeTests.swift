@@ -23,6 +23,9 @@ final class FeedbackThemeTests: XCTestCase {
         XCTAssertEqual(error(#"{ "name": "t", "profiles": [ { "name": "quiet", "feedbacks": [ { "event-name": "x", "type": "Spring" } ] } ] }"#),
                        "t.json:1:93: unknown feedback type 'Spring'; expected VibraRumble, VibraPeriodic, VibraPattern, Haptic, Sound or Led")
         XCTAssertEqual(error(#"{ "name": "t" "#)?.hasPrefix("t.json:1:"), true)
+        // Which duration would count is a guess: refused, at the second.
+        XCTAssertEqual(error(#"{ "name": "t", "profiles": [ { "name": "quiet", "feedbacks": [ { "event-name": "x", "type": "VibraRumble", "duration": 10, "duration": 9000 } ] } ] }"#),
+                       "t.json:1:124: profiles[0].feedbacks[0].duration: given more than once (first at line 1, column 108): give each key once, so that no reader has to guess which value counts")
     }
 
     func testAChildThemeFallsBackToItsParentPerProfile() throws {

@@ -42,7 +42,8 @@ let package = Package(
                 .linkedLibrary("i2c"),
                 .linkedLibrary("gpiod"),
                 .linkedLibrary("asound"),
-                .linkedLibrary("sndfile"),
+                // libsndfile is not linked: sound_file.c loads it at its first use, so that its
+                // codecs are not mapped into processes that read no sound file.
                 .linkedLibrary("samplerate"),
                 .linkedLibrary("kissfft-float"),
             ]

@@ -114,6 +114,8 @@ mkdir -p "$work/shlibs/debian"
 printf 'Source: hapticboard\n\nPackage: hapticboard\nArchitecture: any\n' > "$work/shlibs/debian/control"
 depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/hapticboard" 2> /dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || fail "dpkg-shlibdeps found no dependencies for $root/usr/bin/hapticboard"
+# libsndfile is loaded at the first sound file (sound_file.c), so dpkg-shlibdeps does not see it.
+case "$depends" in *libsndfile1*) ;; *) depends="$depends, libsndfile1" ;; esac
 # Packed relative relocations (the release link, Package.swift) need glibc 2.36's loader, which
 # dpkg-shlibdeps does not read from the binary's GLIBC_ABI_DT_RELR version: an older libc would
 # install the package and then refuse to start it.

@@ -205,6 +205,13 @@ fi
 echo "$builds" > "$root/lane/builds"
 echo "${KERNEL_LANE_ONLY:-}" > "$root/lane/only"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard"
+# libsndfile is loaded when a sound file is first read or written (sound_file.c), so ldd does not
+# list it: it and its codecs go in as well.
+sndfile=$(ldconfig -p | awk '/libsndfile\.so\.1 / { print $NF; exit }')
+[ -n "$sndfile" ] || fail "ldconfig knows no libsndfile.so.1"
+for library in "$sndfile" $(ldd "$sndfile" | grep -o '/[^ ]*'); do
+    [ -e "$root$library" ] || { mkdir -p "$root$(dirname "$library")"; cp -L "$library" "$root$library"; }
+done
 strip "$root"/lane/bin/hapticboard* 2>/dev/null || true
 cp "$repository/Boards/kernel-lane.yml" "$repository/Boards/kernel-lane-audio.yml" \
     "$repository/Examples/ahap/continuous-envelopes.ahap" "$repository/Examples/ahap/transients.ahap" "$root/lane/"

@@ -180,6 +180,8 @@ void hb_sound_file_free(float *samples);
  * count. Failures are reported as by hb_sound_file_read.
  */
 #define HB_SOUND_FILE_TOO_LONG 10001
+/* What every sound-file function returns when libsndfile.so.1 cannot be loaded (it is loaded at first use). */
+#define HB_SOUND_LIBRARY_MISSING 10002
 int hb_sound_file_read_mono(const char *path, double max_seconds, float **samples, unsigned long *frames,
                             unsigned int *channels, unsigned int *rate, const char **message, int *opened);
 

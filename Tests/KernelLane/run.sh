@@ -158,6 +158,8 @@ needed_libgpiod() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(libgpiod[^]]*\)\
     || fail "$binaries/hapticboard links '$(needed_libgpiod "$binaries/hapticboard")', expected libgpiod.so.2 (1.6)"
 [ "$with_gpiod2" = 0 ] || [ "$(needed_libgpiod "$binaries_gpiod2/hapticboard")" = libgpiod.so.3 ] \
     || fail "$binaries_gpiod2/hapticboard links '$(needed_libgpiod "$binaries_gpiod2/hapticboard")', expected libgpiod.so.3 (2.x)"
+# The release command's footprint, on the host before the guest uses it (docs/performance.md).
+Scripts/check-resident-memory.sh "$binaries/hapticboard" || fail "the release command is over its resident-memory bound"
 gcc -O2 -Wall -Wextra -static -o "$kernel_cache/unplug-at" "$lane/guest/unplug-at.c"
 # Force feedback: a client of hapticboard's uinput device, and a uinput rumble device that records.
 for helper in ff-client ff-recorder key-reader; do

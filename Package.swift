@@ -113,7 +113,7 @@ let package = Package(
             // with the address randomisation a non-PIE link would give up. The functions `play`
             // runs are laid out together (Packaging/hapticboard.order, Scripts/make-order-file.sh),
             // and the binary exports no dynamic symbols, which the loader would otherwise search at
-            // every start: 23 MB resident while playing becomes 16 (docs/performance.md).
+            // every start: 23 MB resident while playing becomes 15 (docs/performance.md).
             linkerSettings: [.unsafeFlags([
                 "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                 "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Packaging/hapticboard.order",

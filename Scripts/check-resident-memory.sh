@@ -26,7 +26,8 @@ for _ in $(seq 30); do
     rss=$(awk '/^Rss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2> /dev/null || echo 0)
     [ "${rss:-0}" -gt "$peak" ] && peak=$rss
 done
-kill -INT "$pid"
+# A run that already ended (it failed) is reported below with its output.
+kill -INT "$pid" 2> /dev/null || true
 status=0
 wait "$pid" || status=$?
 # However it measured, the run must have ended as a user's Ctrl-C ends it: actuator stopped.

@@ -4,8 +4,8 @@ package struct BoardFile {
     var path: String
     var description: BoardDescription
     /// What decoding met — unknown keys, missing keys, values of the wrong type, keys given twice —
-    /// each located, in the order met. Decoding went on past each with a fallback, so `BoardRules` reports them
-    /// together with every other problem of the file.
+    /// each located, in the order met. Decoding went on past each with a fallback, so `BoardRules`
+    /// reports them together with every other problem of the file.
     var decodingProblems: [BoardFileError]
     /// The key paths those problems are about: a rule about a value there (or a name defined
     /// there) would only repeat them.

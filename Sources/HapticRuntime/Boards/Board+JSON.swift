@@ -34,9 +34,3 @@ extension BoardFile {
         }
     }
 }
-
-extension BoardTextPosition {
-    init(_ position: LocatedJSON.Position) {
-        self.init(line: position.line, column: position.column)
-    }
-}

@@ -86,6 +86,12 @@ extension LocatedJSON: LocatedNode {
     }
 }
 
+extension BoardTextPosition {
+    init(_ position: LocatedJSON.Position) {
+        self.init(line: position.line, column: position.column)
+    }
+}
+
 extension LocatedJSON.Position {
     init(_ position: BoardTextPosition) {
         self.init(line: position.line, column: position.column)

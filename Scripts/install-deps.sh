@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages hapticboard builds against, only those that are missing.
 # Usage: Scripts/install-deps.sh [extra-package ...]
+# An extra package given as NAME=VERSION counts as missing unless NAME is installed at exactly that
+# version, and is then installed at it (down from a newer one if need be).
 #
 # apt's output is kept in a log and shown only when something fails: then the error lines of apt
 # and dpkg and the package dpkg was working on are printed, `dpkg --configure -a` finishes whatever
@@ -12,11 +14,17 @@ packages=(libgpiod-dev libi2c-dev libasound2-dev libsndfile1-dev libsamplerate0-
 
 say() { echo "hapticboard: $*" >&2; }
 
+# installed_as_asked NAME[=VERSION]: whether NAME is installed (at VERSION when one is given).
+installed_as_asked() {
+    local name=${1%%=*} status
+    status=$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null) || return 1
+    [[ $status == "install ok installed "* ]] || return 1
+    [[ $1 != *=* ]] || [ "${status##* }" = "${1#*=}" ]
+}
+
 missing=()
 for package in "${packages[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-        missing+=("$package")
-    fi
+    installed_as_asked "$package" || missing+=("$package")
 done
 
 sudo_cmd=()
@@ -50,7 +58,8 @@ run_logged() {
 if ((${#missing[@]} > 0)); then
     say "installing ${missing[*]}"
     run_logged "apt-get update" apt-get "${apt_options[@]}" update -q || exit 1
-    install=(apt-get "${apt_options[@]}" install -y -q --no-install-recommends "${missing[@]}")
+    # Downgrades are allowed only because a NAME=VERSION may ask for one; without versions apt never downgrades.
+    install=(apt-get "${apt_options[@]}" install -y -q --no-install-recommends --allow-downgrades "${missing[@]}")
     if ! run_logged "apt-get install ${missing[*]}" "${install[@]}"; then
         say "finishing any half-configured packages (dpkg --configure -a) and trying once more"
         run_logged "dpkg --configure -a" dpkg --configure -a || true

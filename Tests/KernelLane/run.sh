@@ -35,16 +35,20 @@ started=$SECONDS
 say() { echo "kernel lane: [$((SECONDS - started)) s] $*" >&2; }
 fail() { echo "kernel lane: error: $*" >&2; exit 1; }
 
-# 1. Packages. The headers must match the kernel that boots, so they come after the image.
+# 1. Packages. The headers and the source must match the kernel that boots, so they come after the
+# image, at its version: the archive's newest linux-source can be a later upload whose images are
+# not published yet (seen: source 6.1.192-3 beside images 6.1.192-2), and the security archive
+# keeps the earlier sources.
 Scripts/install-deps.sh qemu-system-x86 linux-image-amd64 busybox-static cpio i2c-tools gpiod \
-    alsa-utils curl build-essential kmod xz-utils linux-source-6.1 joystick libsdl2-tests
+    alsa-utils curl build-essential kmod xz-utils joystick libsdl2-tests
 kernel_version=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|.*/vmlinuz-||' | sort -V | tail -1)
 [ -n "$kernel_version" ] || fail "no kernel in /boot (linux-image-amd64 installs one)"
-Scripts/install-deps.sh "linux-headers-$kernel_version"
 kernel_package_version=$(dpkg-query -W -f='${Version}' "linux-image-$kernel_version")
+Scripts/install-deps.sh "linux-headers-$kernel_version" "linux-source-6.1=$kernel_package_version" \
+    || fail "linux-source-6.1 $kernel_package_version, the source of linux-image-$kernel_version, cannot be installed; the archive offers: $(apt-cache madison linux-source-6.1 2>/dev/null | awk -F'|' '{gsub(/ /, "", $2); printf "%s ", $2}')"
 source_package_version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 [ "$kernel_package_version" = "$source_package_version" ] \
-    || fail "linux-image-$kernel_version is $kernel_package_version but linux-source-6.1 is $source_package_version: gpio-sim is built from that source against the kernel's internal gpiolib.h, so they must match (apt-get install linux-image-amd64 linux-source-6.1)"
+    || fail "linux-image-$kernel_version is $kernel_package_version but linux-source-6.1 is $source_package_version: gpio-sim is built from that source against the kernel's internal gpiolib.h, so they must match"
 say "kernel $kernel_version ($kernel_package_version)"
 
 kernel_cache="$cache/$kernel_version"

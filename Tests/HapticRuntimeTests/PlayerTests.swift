@@ -208,6 +208,59 @@ final class PlayerTests: XCTestCase {
 }
 
 final class PlayerLoopParameterTests: XCTestCase {
+    /// A player keeps the plan it made (`SegmentPlan`) for the next start with the same setting;
+    /// a start with another loop, rate or offset, or after a parameter, plays what that asks for.
+    func testAPlayerStartedAgainPlaysWhatEachStartAsksFor() throws {
+        let rig = EngineRig(statusPollInterval: nil)
+        try rig.engine.start()
+        let player = try rig.engine.makeAdvancedPlayer(with: TestPatterns.taps(at: [0, 0.1]))
+        func taps(from start: Double, until end: Double) -> [Double] {
+            rig.goTimes.map { (($0.seconds - start) * 1000).rounded() / 1000 }.filter { $0 >= 0 && $0 < end - start }
+        }
+        // The ROM effect each tap played: WAVESEQ1 as written before its GO.
+        func effects(from start: Double, until end: Double) -> [UInt8?] {
+            rig.goTimes.filter { $0 >= .at(start) && $0 < .at(end) }.map { go in rig.writes(to: 0x04).last { $0.end <= go }?.value }
+        }
+        try player.start(atTime: 1.0)
+        rig.run(until: 2)
+        try player.start(atTime: 2.0)
+        rig.run(until: 3)
+        XCTAssertEqual(taps(from: 1, until: 2), [0, 0.1])
+        XCTAssertEqual(taps(from: 2, until: 3), [0, 0.1], "the kept plan plays as the first")
+
+        player.loopEnabled = true
+        player.loopEnd = 0.25
+        try player.start(atTime: 3.0)
+        try player.stop(atTime: 3.6)
+        rig.run(until: 4)
+        XCTAssertEqual(taps(from: 3, until: 4), [0, 0.1, 0.25, 0.35, 0.5])
+
+        player.loopEnabled = false
+        try player.setPlaybackRate(2)
+        try player.start(atTime: 4.0)
+        rig.run(until: 5)
+        XCTAssertEqual(taps(from: 4, until: 5), [0, 0.05])
+
+        try player.setPlaybackRate(1)
+        try player.seek(toOffset: 0.05)
+        try player.start(atTime: 5.0)
+        rig.run(until: 6)
+        XCTAssertEqual(taps(from: 5, until: 6), [0.05])
+
+        try player.start(atTime: 6.0)
+        try player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0.5, time: 0)], atTime: 6.05)
+        rig.run(until: 7)
+        try player.start(atTime: 7.0)
+        rig.run(until: 8)
+        XCTAssertEqual(taps(from: 6, until: 7), [0, 0.1])
+        XCTAssertEqual(taps(from: 7, until: 8), [0, 0.1])
+        let full = effects(from: 2, until: 3), halved = effects(from: 6, until: 7)
+        XCTAssertEqual(halved.first, full.first)
+        XCTAssertNotEqual(halved.last, full.last, "the second tap after the parameter is softer")
+        XCTAssertEqual(effects(from: 7, until: 8), halved, "a restart after a parameter plays the recompiled pattern")
+        rig.assertStoppedInStandby()
+    }
+
     func testASentParameterStaysInForceWhenTheLoopRestarts() throws {
         let rig = EngineRig()
         try rig.engine.start()

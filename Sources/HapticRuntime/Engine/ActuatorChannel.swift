@@ -80,6 +80,9 @@ final class ActuatorChannel {
     /// The scheduler learns bus costs per key: one key per actuator and kind of command.
     func costKey(_ action: String) -> CostKey { CostKey(action, actuator: name) }
 
+    /// The key of a plan refill of a player on this actuator alone, made once.
+    var playerPlanKey: CostKey { keys.playerPlan }
+
     /// Key and expected bus time of a command (before the scheduler has measured any).
     func cost(of command: ActuatorCommand) -> (key: CostKey, expected: Duration) {
         switch command {

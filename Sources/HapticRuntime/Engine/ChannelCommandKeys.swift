@@ -12,6 +12,9 @@ struct ChannelCommandKeys {
     let prepare: CostKey
     /// A prepare scheduled while the actuator is already ready (see `ActuatorChannel.cost(of:)`).
     let prepareIfNeeded: CostKey
+    /// The refill of a plan of a player on this actuator alone (`HapticPatternPlayer`): a click's
+    /// end lies beyond the plan's horizon, so nearly every start schedules one.
+    let playerPlan: CostKey
     /// `trigger1`…`trigger8`, by step count.
     private let triggers: [CostKey]
 
@@ -23,6 +26,7 @@ struct ChannelCommandKeys {
         stop = CostKey("stop", actuator: actuator)
         prepare = CostKey("prepare", actuator: actuator)
         prepareIfNeeded = CostKey("prepare-if-needed", actuator: actuator)
+        playerPlan = CostKey("player-plan", actuator: actuator)
         triggers = (0...Self.preparedTriggerLengths).map { CostKey("trigger\($0)", actuator: actuator) }
     }
 

@@ -12,11 +12,11 @@ extension HapticEngine {
         return enqueue(at: instant, class: commandClass, costKey: key, expectedCost: expected, action: .target(target, entry))
     }
 
-    /// When a command due at `deadline` is handed to the scheduler: PCM plays behind the device
-    /// queue, so it is written that much early to start on its deadline.
-    func issueInstant(of command: ActuatorCommand, on channel: ActuatorChannel, deadline: MonotonicInstant) -> MonotonicInstant {
-        if case .pcm = command { return deadline - channel.actuator.pcmOutputLatency }
-        return deadline
+    /// How long before its deadline a command is handed to the scheduler: PCM plays behind the
+    /// device queue, so it is written that much early to start on its deadline; others at it.
+    func issueLead(of command: ActuatorCommand, on channel: ActuatorChannel) -> Duration {
+        if case .pcm = command { return channel.actuator.pcmOutputLatency }
+        return .zero
     }
 
     /// Schedules an engine action (wake, idle timers, drive checks, player control) with no bus

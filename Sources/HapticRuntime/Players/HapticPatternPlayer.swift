@@ -4,8 +4,9 @@ import ActuatorHAL
 /// player semantics. Made by `HapticEngine.makePlayer(with:on:)`.
 ///
 /// The pattern is compiled once per actuator when the player is made (and again after
-/// `sendParameters` / `scheduleParameterCurve`); starting turns the compiled commands into a plan
-/// (deadlines, in issue order) and hands the scheduler the part issued within `planHorizon`,
+/// `sendParameters` / `scheduleParameterCurve`), and planned with it: the commands of a start from
+/// the beginning, timed from the start and in issue order (`SegmentPlan`, kept per offset, rate and
+/// loop). Starting adds the start instant and hands the scheduler the part issued within `planHorizon`,
 /// topping it up as commands run: amplitude as a stream, ROM triggers as transients, mode switches
 /// and the end as control commands. So a long pattern starts as fast as a click, and a playing
 /// player allocates nothing per command. Several players on one actuator mix (`AmplitudeMixer`).
@@ -43,6 +44,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// How far ahead of now planned commands are handed to the scheduler: far more than any
     /// command's lead, little enough that a refill hands over a few dozen commands at most.
     static let planHorizon = Duration.milliseconds(50)
+    /// How long before the first command not yet handed over the plan is refilled: half the horizon.
+    private static let refillLead = planHorizon / 2
     /// Entries of `pending` that are not planned commands: a wake, the end of a pattern of sounds.
     private static let controlEntries = 4
     /// The entry number `commandTarget` runs as a refill of the plan, not as a command.
@@ -69,6 +72,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
     private var streams: [PlayerStreams?]
     /// The refill's cost key, made when a plan first outgrows the horizon, then kept.
     private var refillKey: CostKey?
+    /// The last segment plan made (`segmentPlan(for:)`); dropped when the programs are recompiled.
+    private var keptPlan: SegmentPlan?
 
     var loopEnabledValue = false
     var loopEndValue = 0.0
@@ -85,7 +90,13 @@ public class HapticPatternPlayer: @unchecked Sendable {
         self.channels = channels
         streams = Array(repeating: nil, count: channels.count)
         commandTarget.player = self
-        engine.locked { recompile() }
+        engine.locked {
+            recompile()
+            // The plan of a start from the beginning, and room for its pending commands, made now
+            // so that `start()` only schedules.
+            let planned = segmentPlan(for: Segment(start: .zero, offset: 0, rate: rateValue))
+            pending.reserveCapacity(min(planned.entries.count + Self.controlEntries, PendingCommands.reservedCommands))
+        }
     }
 
     // MARK: Public API
@@ -248,6 +259,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     }
 
     private func recompile() {
+        keptPlan = nil
         for channel in channels {
             compiled[channel.name] = engine.compile(sent.applied(to: pattern), for: channel)
         }
@@ -287,53 +299,31 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// replaces the part of the plan taking effect at or after that pattern time (the rest is kept).
     private func scheduleCommands(from replanTime: Double?) throws {
         guard let segment else { return }
-        var emptyChannels: [ActuatorChannel] = []
-        // What is left of the plan before `replanTime`, then the new commands.
-        var planned = replanTime.map { time in plan[planCursor...].filter { $0.time < time } } ?? []
-        for (index, channel) in channels.enumerated() {
-            guard let program = compiled[channel.name] else { continue }
-            let sliced = ProgramSlice.commands(
-                of: program, from: segment.offset, to: loopEnabledValue ? loopLength : nil,
-                modeSwitchCost: channel.actuator.budget(for: .prepare).secondsValue, includeStop: !loopEnabledValue
-            )
-            let deadlines = commandDeadlines(sliced, on: channel)
-            if replanTime == nil {
-                if sliced.isEmpty, !loopEnabledValue { emptyChannels.append(channel) }
-                if let first = deadlines.first, channel.actuator.powerState == .off {
-                    let wakeBy = first - channel.actuator.budget(for: .prepare)
-                    let entry = nextEntryNumber()
-                    pending[entry] = Pending(token: engine.scheduleWake(of: channel, by: wakeBy), time: -.infinity)
-                }
+        let relative = segmentPlan(for: segment)
+        if let replanTime {
+            // What is left of the plan before `replanTime`, then the new commands, in issue order.
+            var planned = plan[planCursor...].filter { $0.time < replanTime }
+            for entry in relative.entries where entry.time >= replanTime { planned.append(entry.planned(from: segment.start)) }
+            plan = SegmentPlan.issueOrdered(planned, by: \.issueAt)
+        } else {
+            plan = relative.entries.map { $0.planned(from: segment.start) }
+            for (index, channel) in channels.enumerated() {
+                guard let first = relative.firstDeadlineOffsets[index], channel.actuator.powerState == .off else { continue }
+                let wakeBy = segment.start + Duration(nanoseconds: first) - channel.actuator.budget(for: .prepare)
+                let entry = nextEntryNumber()
+                pending[entry] = Pending(token: engine.scheduleWake(of: channel, by: wakeBy), time: -.infinity)
             }
-            for (command, deadline) in zip(sliced, deadlines) where command.time >= (replanTime ?? -.infinity) {
-                let issueAt = engine.issueInstant(of: command.command, on: channel, deadline: deadline)
-                planned.append(PlannedCommand(channel: index, command: command.command, time: command.time, deadline: deadline, issueAt: issueAt))
-            }
+            if segment.asSoonAsPossible { advanceStart() }
         }
-        if replanTime == nil, segment.asSoonAsPossible {
-            let advance = startAdvance(of: planned)
-            if advance > .zero {
-                self.segment?.start = segment.start - advance
-                for index in planned.indices {
-                    planned[index].deadline = planned[index].deadline - advance
-                    planned[index].issueAt = planned[index].issueAt - advance
-                }
-            }
-        }
-        // Issue order; commands issued together keep channel and program order.
         // Room for what a window of the plan holds, reserved before the first command of it is
         // scheduled: a stream then allocates nothing per sample; a click needs a few entries.
-        pending.reserveCapacity(min(planned.count + Self.controlEntries, PendingCommands.reservedCommands))
-        plan = planned.enumerated()
-            .sorted { (first: (offset: Int, element: PlannedCommand), second: (offset: Int, element: PlannedCommand)) in
-                (first.element.issueAt, first.offset) < (second.element.issueAt, second.offset)
-            }
-            .map(\.element)
+        pending.reserveCapacity(min(plan.count + Self.controlEntries, PendingCommands.reservedCommands))
         planCursor = 0
         if let refillToken { engine.scheduler.cancel(refillToken) }
         refillToken = nil
         scheduleFromPlan()
-        for channel in emptyChannels {
+        guard replanTime == nil, relative.setting.loopLength == nil else { return }
+        for (index, channel) in channels.enumerated() where relative.programmed[index] && relative.firstDeadlineOffsets[index] == nil {
             let end = compiled[channel.name]?.duration ?? 0
             guard end > segment.offset else {
                 try engine.release(self, from: channel)
@@ -350,6 +340,29 @@ public class HapticPatternPlayer: @unchecked Sendable {
                 self.channelEnded(channel.name)
             }
             pending[entry] = Pending(token: token, time: end)
+        }
+    }
+
+    /// The plan of `segment` relative to its start: the kept one when it was made for the same
+    /// offset, rate and loop (and the programs have not been recompiled since), else a new one, kept.
+    private func segmentPlan(for segment: Segment) -> SegmentPlan {
+        let setting = SegmentPlan.Setting(offset: segment.offset, rate: segment.rate, loopLength: loopEnabledValue ? loopLength : nil)
+        if let keptPlan, keptPlan.setting == setting { return keptPlan }
+        let made = SegmentPlan(setting: setting, programs: channels.map { compiled[$0.name] }, channels: channels) { [engine] command, channel in
+            engine.issueLead(of: command, on: channel)
+        }
+        keptPlan = made
+        return made
+    }
+
+    /// Moves an as-soon-as-possible segment, and its plan, earlier by `startAdvance`.
+    private func advanceStart() {
+        let advance = startAdvance(of: plan)
+        guard advance > .zero, let start = segment?.start else { return }
+        segment?.start = start - advance
+        for index in plan.indices {
+            plan[index].deadline = plan[index].deadline - advance
+            plan[index].issueAt = plan[index].issueAt - advance
         }
     }
 
@@ -370,8 +383,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
             lastIssued = issueAt
         }
         guard planCursor < plan.count, refillToken == nil else { return }
-        let refillAt = plan[planCursor].issueAt - Self.planHorizon / 2
-        let key = refillKey ?? CostKey("player-plan", actuators: channels.map(\.name))
+        let refillAt = plan[planCursor].issueAt - Self.refillLead
+        let key = refillKey ?? (channels.count == 1 ? channels[0].playerPlanKey : CostKey("player-plan", actuators: channels.map(\.name)))
         refillKey = key
         refillToken = engine.enqueue(at: refillAt, class: .control, costKey: key, expectedCost: .zero, action: .target(commandTarget, Self.refillEntry))
     }
@@ -462,22 +475,6 @@ public class HapticPatternPlayer: @unchecked Sendable {
         }
         guard let earliestDispatch, earliestDispatch > now else { return .zero }
         return earliestDispatch - now
-    }
-
-    /// When each command must have taken effect. A mode switch must be done before the bus is
-    /// needed for the first command of its mode, which is issued early by its own cost: so a
-    /// `.prepare` is due at the next command's deadline minus that command's expected cost.
-    private func commandDeadlines(_ sliced: [SlicedCommand], on channel: ActuatorChannel) -> [MonotonicInstant] {
-        var deadlines = sliced.map { deadline(forPatternTime: $0.time) }
-        var following: (deadline: MonotonicInstant, cost: Duration)?
-        for index in sliced.indices.reversed() {
-            if case .prepare = sliced[index].command {
-                if let following { deadlines[index] = min(deadlines[index], following.deadline - following.cost) }
-            } else {
-                following = (deadlines[index], channel.cost(of: sliced[index].command).expected)
-            }
-        }
-        return deadlines
     }
 
     private func nextEntryNumber() -> Int {

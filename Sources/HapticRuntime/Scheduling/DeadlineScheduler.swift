@@ -169,6 +169,7 @@ public final class DeadlineScheduler: @unchecked Sendable {
             dispatch(batch)
             condition.lock()
         }
+        pending.releaseDiscarded()
         isDispatching = false
         // The timing thread may be waiting for the role.
         condition.broadcast()

@@ -43,6 +43,15 @@ struct PendingCommands {
     private var nextSequence: UInt64 = 0
     /// Counts cancellations, so a head found live stays known live until the next one.
     private var cancellations: UInt64 = 0
+    /// Cancelled commands taken off the head of their queue, kept until `releaseDiscarded()`:
+    /// destroying one releases its action, and when that is an actuator's idle timer (cancelled by
+    /// every start) its closures and what they captured cost thousands of instructions that the
+    /// first write of the start should not wait for.
+    private var discarded: [ScheduledCommand] = []
+
+    init() {
+        discarded.reserveCapacity(Self.reservedCommands)
+    }
 
     /// Commands scheduled and neither run, dropped nor cancelled.
     var liveCount: Int { live.count }
@@ -83,6 +92,15 @@ struct PendingCommands {
         for index in queues.indices {
             queues[index].heap.removeAll()
         }
+        releaseDiscarded()
+    }
+
+    /// Destroys the cancelled commands `takeDue` and the other lookups took off their queues. The
+    /// lookups the timing thread makes before it waits call it; so does a caller that ran what
+    /// was due, once it has run it.
+    mutating func releaseDiscarded() {
+        guard !discarded.isEmpty else { return }
+        discarded.removeAll(keepingCapacity: true)
     }
 
     /// Claims a taken command for running; false when it was cancelled after being taken.
@@ -106,13 +124,15 @@ struct PendingCommands {
 
     /// The earliest dispatch instant of a live command, discarding cancelled heads on the way.
     mutating func nextDispatchInstant() -> MonotonicInstant? {
-        earliest()?.dispatchInstant
+        defer { releaseDiscarded() }
+        return earliest()?.dispatchInstant
     }
 
     /// The earliest dispatch instant of a live command, and whether that command is a stream's
     /// value continuing it (within `streamContinuationGap` of the one before): the timing thread
     /// spins less before one (`SpinWindow.margin(continuingStream:)`).
     mutating func nextDispatch() -> (instant: MonotonicInstant, continuesStream: Bool)? {
+        defer { releaseDiscarded() }
         guard let next = earliest() else { return nil }
         guard next.isStream, let previous = queues[next.queue].lastStreamValue else { return (next.dispatchInstant, false) }
         return (next.dispatchInstant, next.dispatchInstant.nanoseconds - previous <= Self.streamContinuationGap.nanoseconds)
@@ -133,8 +153,8 @@ struct PendingCommands {
         }
     }
 
-    /// The queue's first command not cancelled; cancelled ones at the head are discarded, since
-    /// they would otherwise wake the thread for nothing.
+    /// The queue's first command not cancelled; cancelled ones at the head are taken off (they
+    /// would otherwise wake the thread for nothing) and set aside in `discarded`.
     private mutating func liveHead(of index: Int) -> (deadline: MonotonicInstant, token: ScheduledToken, isStream: Bool)? {
         while let head = queues[index].heap.firstOrder {
             if let known = queues[index].liveHead, known == (head.token.sequence, cancellations) { return head }
@@ -142,7 +162,7 @@ struct PendingCommands {
                 queues[index].liveHead = (head.token.sequence, cancellations)
                 return head
             }
-            _ = queues[index].heap.removeFirst()
+            if let cancelled = queues[index].heap.removeFirst() { discarded.append(cancelled) }
         }
         return nil
     }

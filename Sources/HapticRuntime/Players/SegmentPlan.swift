@@ -1,0 +1,102 @@
+import ActuatorHAL
+
+/// A segment's commands on every channel, timed from the segment's start and in issue order: what
+/// a player turns into its plan by adding the start instant.
+///
+/// It depends only on the compiled programs, the segment's offset, rate and loop, and the
+/// actuators' fixed costs (mode switch budget, bus time per command, PCM latency), never on the
+/// start instant or on what the actuators are doing. So a player makes it once per setting and
+/// keeps it: restarting a player — a button's click, a force-feedback effect played again —
+/// plans nothing, and the plan for a start from the beginning is made with the player, leaving
+/// `start()` only the work of scheduling.
+struct SegmentPlan {
+    /// What the plan was made for; a player's kept plan serves a segment with the same setting.
+    struct Setting: Equatable {
+        /// Pattern time the segment starts from.
+        var offset: Double
+        var rate: Double
+        /// Where a looping segment ends; nil when it plays to the end (and stops).
+        var loopLength: Double?
+    }
+
+    /// One command: `time` is pattern time (see `SlicedCommand`), the offsets are nanoseconds from
+    /// the segment's start, truncated as `MonotonicInstant + Duration` truncates, so that adding
+    /// the start gives the same instants as timing each command from the start would.
+    struct Entry {
+        var channel: Int
+        var command: ActuatorCommand
+        var time: Double
+        var deadlineOffset: Int64
+        var issueOffset: Int64
+
+        /// The command of a segment that started at `start`.
+        func planned(from start: MonotonicInstant) -> PlannedCommand {
+            PlannedCommand(
+                channel: channel, command: command, time: time,
+                deadline: MonotonicInstant(nanoseconds: start.nanoseconds + deadlineOffset),
+                issueAt: MonotonicInstant(nanoseconds: start.nanoseconds + issueOffset)
+            )
+        }
+    }
+
+    let setting: Setting
+    /// In issue order; commands issued together keep channel and program order.
+    let entries: [Entry]
+    /// Per channel, the deadline offset of its first command; nil for a channel with a program
+    /// but nothing to play in the segment (a pattern of sounds only), absent from `programmed`.
+    let firstDeadlineOffsets: [Int64?]
+    /// Per channel, whether it has a compiled program at all.
+    let programmed: [Bool]
+
+    /// Slices each channel's program for `setting` and times its commands.
+    init(setting: Setting, programs: [ActuatorProgram?], channels: [ActuatorChannel], issueLead: (ActuatorCommand, ActuatorChannel) -> Duration) {
+        self.setting = setting
+        var entries: [Entry] = []
+        var firstDeadlineOffsets: [Int64?] = []
+        for (index, channel) in channels.enumerated() {
+            guard let program = programs[index] else {
+                firstDeadlineOffsets.append(nil)
+                continue
+            }
+            let sliced = ProgramSlice.commands(
+                of: program, from: setting.offset, to: setting.loopLength,
+                modeSwitchCost: channel.actuator.budget(for: .prepare).secondsValue, includeStop: setting.loopLength == nil
+            )
+            let deadlines = Self.deadlineOffsets(of: sliced, on: channel, setting: setting)
+            firstDeadlineOffsets.append(deadlines.first)
+            for (command, deadline) in zip(sliced, deadlines) {
+                let issue = deadline - issueLead(command.command, channel).nanoseconds
+                entries.append(Entry(channel: index, command: command.command, time: command.time, deadlineOffset: deadline, issueOffset: issue))
+            }
+        }
+        self.entries = Self.issueOrdered(entries, by: \.issueOffset)
+        self.firstDeadlineOffsets = firstDeadlineOffsets
+        programmed = programs.map { $0 != nil }
+    }
+
+    /// `items` by `issue`, ties in their current order.
+    static func issueOrdered<Item, Instant: Comparable>(_ items: [Item], by issue: KeyPath<Item, Instant>) -> [Item] {
+        items.enumerated()
+            .sorted { (first: (offset: Int, element: Item), second: (offset: Int, element: Item)) in
+                (first.element[keyPath: issue], first.offset) < (second.element[keyPath: issue], second.offset)
+            }
+            .map(\.element)
+    }
+
+    /// When each command must have taken effect, from the segment's start. A mode switch must be
+    /// done before the bus is needed for the first command of its mode, which is issued early by
+    /// its own cost: so a `.prepare` is due at the next command's deadline minus that command's
+    /// expected cost.
+    private static func deadlineOffsets(of sliced: [SlicedCommand], on channel: ActuatorChannel, setting: Setting) -> [Int64] {
+        var deadlines = sliced.map { Duration.seconds(($0.time - setting.offset) / setting.rate).nanoseconds }
+        var following: (deadline: Int64, cost: Int64)?
+        for index in sliced.indices.reversed() {
+            if case .prepare = sliced[index].command {
+                if let following { deadlines[index] = min(deadlines[index], following.deadline - following.cost) }
+            } else {
+                following = (deadlines[index], channel.cost(of: sliced[index].command).expected.nanoseconds)
+            }
+        }
+        return deadlines
+    }
+}

@@ -231,7 +231,7 @@ final class PlayerLoopParameterTests: XCTestCase {
         player.loopEnabled = true
         player.loopEnd = 0.25
         try player.start(atTime: 3.0)
-        try player.stop(atTime: 3.6)
+        try player.stop(atTime: 3.55)
         rig.run(until: 4)
         XCTAssertEqual(taps(from: 3, until: 4), [0, 0.1, 0.25, 0.35, 0.5])
 
@@ -258,6 +258,7 @@ final class PlayerLoopParameterTests: XCTestCase {
         XCTAssertEqual(halved.first, full.first)
         XCTAssertNotEqual(halved.last, full.last, "the second tap after the parameter is softer")
         XCTAssertEqual(effects(from: 7, until: 8), halved, "a restart after a parameter plays the recompiled pattern")
+        rig.run(until: 11)
         rig.assertStoppedInStandby()
     }
 

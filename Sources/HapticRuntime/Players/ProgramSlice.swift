@@ -21,6 +21,7 @@ enum ProgramSlice {
         var carriedFrequency: ActuatorCommand?
         var carriedAmplitude: Double?
         var result: [SlicedCommand] = []
+        result.reserveCapacity(program.commands.count)
         for timed in program.commands {
             var time = timed.time
             if case .prepare = timed.command { time += modeSwitchCost }
@@ -43,6 +44,6 @@ enum ProgramSlice {
             if let carriedFrequency { carried.append(SlicedCommand(time: offset, command: carriedFrequency)) }
             carried.append(SlicedCommand(time: offset, command: .amplitude(carriedAmplitude)))
         }
-        return carried + result
+        return carried.isEmpty ? result : carried + result
     }
 }

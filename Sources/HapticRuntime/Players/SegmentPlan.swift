@@ -52,6 +52,8 @@ struct SegmentPlan {
     init(setting: Setting, programs: [ActuatorProgram?], channels: [ActuatorChannel], issueLead: (ActuatorCommand, ActuatorChannel) -> Duration) {
         self.setting = setting
         var entries: [Entry] = []
+        // Each program's commands, and the state a slice carries over (mode, frequency, amplitude).
+        entries.reserveCapacity(programs.reduce(0) { $0 + ($1?.commands.count ?? 0) + 3 })
         var firstDeadlineOffsets: [Int64?] = []
         for (index, channel) in channels.enumerated() {
             guard let program = programs[index] else {
@@ -69,16 +71,20 @@ struct SegmentPlan {
                 entries.append(Entry(channel: index, command: command.command, time: command.time, deadlineOffset: deadline, issueOffset: issue))
             }
         }
-        self.entries = Self.issueOrdered(entries, by: \.issueOffset)
+        self.entries = Self.issueOrdered(entries) { $0.issueOffset }
         self.firstDeadlineOffsets = firstDeadlineOffsets
         programmed = programs.map { $0 != nil }
     }
 
-    /// `items` by `issue`, ties in their current order.
-    static func issueOrdered<Item, Instant: Comparable>(_ items: [Item], by issue: KeyPath<Item, Instant>) -> [Item] {
-        items.enumerated()
+    /// `items` by `issue`, ties in their current order. Usually they already are (one actuator,
+    /// its program in time order), which one pass finds without sorting.
+    static func issueOrdered<Item>(_ items: [Item], by issue: (Item) -> Int64) -> [Item] {
+        var index = items.startIndex
+        while index + 1 < items.endIndex, issue(items[index]) <= issue(items[index + 1]) { index += 1 }
+        guard index + 1 < items.endIndex else { return items }
+        return items.enumerated()
             .sorted { (first: (offset: Int, element: Item), second: (offset: Int, element: Item)) in
-                (first.element[keyPath: issue], first.offset) < (second.element[keyPath: issue], second.offset)
+                (issue(first.element), first.offset) < (issue(second.element), second.offset)
             }
             .map(\.element)
     }

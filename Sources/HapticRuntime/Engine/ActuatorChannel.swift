@@ -44,7 +44,10 @@ final class ActuatorChannel {
     /// computed afresh on every read, and neither changes while the bus stays the same.
     private let writeCost: Duration
     private let stopCost: Duration
-    private let keys: ChannelCommandKeys
+    /// The status poll's expected bus cost, the seed of its learned lead: four writes' time.
+    let statusReadCost: Duration
+    /// The cost keys of this actuator's commands and of the engine's actions on it, made once.
+    let keys: ChannelCommandKeys
 
     init(_ engineActuator: EngineActuator, options: CompilerOptions) {
         name = engineActuator.name
@@ -61,6 +64,7 @@ final class ActuatorChannel {
         mixer = AmplitudeMixer(signed: capabilities.supportsSignedAmplitude)
         driveGuard = ContinuousDriveGuard(limit: engineActuator.maximumContinuousDrive)
         writeCost = capabilities.amplitudeUpdateCost
+        statusReadCost = capabilities.amplitudeUpdateCost * 4
         stopCost = actuator.stopLead
         keys = ChannelCommandKeys(actuator: name)
     }
@@ -80,8 +84,6 @@ final class ActuatorChannel {
     /// The scheduler learns bus costs per key: one key per actuator and kind of command.
     func costKey(_ action: String) -> CostKey { CostKey(action, actuator: name) }
 
-    /// The key of a plan refill of a player on this actuator alone, made once.
-    var playerPlanKey: CostKey { keys.playerPlan }
 
     /// Key and expected bus time of a command (before the scheduler has measured any).
     func cost(of command: ActuatorCommand) -> (key: CostKey, expected: Duration) {

@@ -15,6 +15,15 @@ struct ChannelCommandKeys {
     /// The refill of a plan of a player on this actuator alone (`HapticPatternPlayer`): a click's
     /// end lies beyond the plan's horizon, so nearly every start schedules one.
     let playerPlan: CostKey
+    /// The engine's own actions on the actuator, scheduled around every start and end: the status
+    /// poll (armed by a start), a ROM sequence's end poll, the wake ahead of content, the idle
+    /// timers (armed by an end, cancelled by a start) and the continuous-drive check.
+    let status: CostKey
+    let sequenceEnd: CostKey
+    let wake: CostKey
+    let standby: CostKey
+    let sleep: CostKey
+    let driveLimit: CostKey
     /// `trigger1`…`trigger8`, by step count.
     private let triggers: [CostKey]
 
@@ -27,6 +36,12 @@ struct ChannelCommandKeys {
         prepare = CostKey("prepare", actuator: actuator)
         prepareIfNeeded = CostKey("prepare-if-needed", actuator: actuator)
         playerPlan = CostKey("player-plan", actuator: actuator)
+        status = CostKey("status", actuator: actuator)
+        sequenceEnd = CostKey("sequence-end", actuator: actuator)
+        wake = CostKey("wake", actuator: actuator)
+        standby = CostKey("standby", actuator: actuator)
+        sleep = CostKey("sleep", actuator: actuator)
+        driveLimit = CostKey("drive-limit", actuator: actuator)
         triggers = (0...Self.preparedTriggerLengths).map { CostKey("trigger\($0)", actuator: actuator) }
     }
 

@@ -238,7 +238,7 @@ extension HapticEngine {
 
     private func armDriveCheck(on channel: ActuatorChannel, at deadline: MonotonicInstant) {
         if let token = channel.driveGuard.checkToken { scheduler.cancel(token) }
-        channel.driveGuard.checkToken = scheduleControl(at: deadline, key: channel.costKey("drive-limit")) { [weak self, weak channel] in
+        channel.driveGuard.checkToken = scheduleControl(at: deadline, key: channel.keys.driveLimit) { [weak self, weak channel] in
             guard let self, let channel else { return }
             try self.enforceDriveLimit(on: channel)
         }

@@ -384,7 +384,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
         }
         guard planCursor < plan.count, refillToken == nil else { return }
         let refillAt = plan[planCursor].issueAt - Self.refillLead
-        let key = refillKey ?? (channels.count == 1 ? channels[0].playerPlanKey : CostKey("player-plan", actuators: channels.map(\.name)))
+        let key = refillKey ?? (channels.count == 1 ? channels[0].keys.playerPlan : CostKey("player-plan", actuators: channels.map(\.name)))
         refillKey = key
         refillToken = engine.enqueue(at: refillAt, class: .control, costKey: key, expectedCost: .zero, action: .target(commandTarget, Self.refillEntry))
     }

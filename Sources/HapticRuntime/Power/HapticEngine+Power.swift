@@ -12,7 +12,7 @@ extension HapticEngine {
     /// Schedules a wake of `channel` so that it is powered by `deadline` (when a prepare must start).
     func scheduleWake(of channel: ActuatorChannel, by deadline: MonotonicInstant) -> ScheduledToken {
         let cost = channel.actuator.budget(for: .wake)
-        return scheduleControl(at: deadline, key: channel.costKey("wake"), expectedCost: cost) { [weak self, weak channel] in
+        return scheduleControl(at: deadline, key: channel.keys.wake, expectedCost: cost) { [weak self, weak channel] in
             guard let self, let channel, channel.actuator.powerState == .off else { return }
             self.record(try channel.actuator.wake(), on: channel, automatic: true)
         }
@@ -23,12 +23,12 @@ extension HapticEngine {
         let now = clock.now
         let timeouts = given ?? channel.idleTimeouts
         if timeouts.standby < timeouts.sleep {
-            channel.idleTokens.append(scheduleControl(at: now + timeouts.standby, key: channel.costKey("standby")) { [weak self, weak channel] in
+            channel.idleTokens.append(scheduleControl(at: now + timeouts.standby, key: channel.keys.standby) { [weak self, weak channel] in
                 guard let self, let channel, channel.activePlayers.isEmpty else { return }
                 self.record(try channel.actuator.standby(), on: channel, automatic: true)
             })
         }
-        channel.idleTokens.append(scheduleControl(at: now + timeouts.sleep, key: channel.costKey("sleep")) { [weak self, weak channel] in
+        channel.idleTokens.append(scheduleControl(at: now + timeouts.sleep, key: channel.keys.sleep) { [weak self, weak channel] in
             guard let self, let channel, channel.activePlayers.isEmpty else { return }
             channel.idleTokens = []
             self.record(try channel.actuator.sleep(), on: channel, automatic: true)

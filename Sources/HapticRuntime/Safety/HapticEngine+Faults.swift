@@ -23,8 +23,7 @@ extension HapticEngine {
     /// polling is off or already running).
     func armStatusPoll(on channel: ActuatorChannel) {
         guard let interval = channel.statusPollInterval, channel.statusPollToken == nil else { return }
-        channel.statusPollToken = scheduleControl(at: clock.now + interval, key: channel.costKey("status"),
-                                                  expectedCost: channel.actuator.capabilities.amplitudeUpdateCost * 4) { [weak self, weak channel] in
+        channel.statusPollToken = scheduleControl(at: clock.now + interval, key: channel.keys.status, expectedCost: channel.statusReadCost) { [weak self, weak channel] in
             guard let self, let channel else { return }
             channel.statusPollToken = nil
             self.monitoringActions += 1
@@ -50,7 +49,7 @@ extension HapticEngine {
         if channel.sequenceMayRun {
             if since != nil { monitoringActions += 1 }
             if clock.now - firstLook < Self.sequencePlayOutLimit, try channel.actuator.status().isPlaying {
-                player.scheduleFollowUp(at: clock.now + Self.sequencePollInterval, key: channel.costKey("sequence-end")) { [weak self] player in
+                player.scheduleFollowUp(at: clock.now + Self.sequencePollInterval, key: channel.keys.sequenceEnd) { [weak self] player in
                     try self?.endProgram(of: player, on: channel, since: firstLook)
                 }
                 return

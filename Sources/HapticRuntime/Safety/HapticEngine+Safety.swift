@@ -118,7 +118,7 @@ extension HapticEngine {
             // Leaving a working actuator stops it or writes the mix without this player; a failure
             // there is that actuator's own fault, handled as any other once the lock is released.
             for (channel, failure) in player.endAfterFault(on: names, reporting: reported) {
-                let key = channel.costKey("stop")
+                let key = channel.keys.stop
                 later { [weak self] in self?.handleFault(failure, costKey: key) }
             }
         }

@@ -4,12 +4,15 @@
 //   hotpath-profile stream N    N real-time amplitude samples in steady state (virtual clock)
 //   hotpath-profile trigger N   N × HapticService.play of a rigid impact (what `serve` does below HTTP)
 // Divide a function's inclusive count by N for its cost per call.
+//   hotpath-profile start-times N  N starts after each of three pauses (0.2, 2, 20 ms), timed on the
+//                                  real clock: p50/p90/p99 µs from start() to the first write. Not for
+//                                  callgrind; run two builds one after the other to compare them.
 import BenchmarkFixtures
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let mode = arguments.first, let count = arguments.dropFirst().first.flatMap({ Int($0) }), count > 0 else {
-    FileHandle.standardError.write(Data("usage: hotpath-profile start|schedule|stream|trigger COUNT\n".utf8))
+    FileHandle.standardError.write(Data("usage: hotpath-profile start|schedule|stream|trigger|start-times COUNT\n".utf8))
     exit(2)
 }
 switch mode {
@@ -25,6 +28,18 @@ case "stream":
 case "trigger":
     let fixture = try ReadyService()
     for _ in 0..<count { try fixture.triggerOnce() }
+case "start-times":
+    let fixture = try ReadyEngine()
+    for pause in [200, 2_000, 20_000] {
+        var microseconds: [Double] = []
+        for _ in 0..<count {
+            usleep(UInt32(pause))
+            if let took = try fixture.startOneClick() { microseconds.append(Double(took.nanoseconds) / 1_000) }
+        }
+        microseconds.sort()
+        let at = { (percent: Int) in microseconds.isEmpty ? .nan : microseconds[min(microseconds.count - 1, microseconds.count * percent / 100)] }
+        print("after \(Double(pause) / 1_000) ms: \(microseconds.count) starts, p50 \(at(50)) µs, p90 \(at(90)) µs, p99 \(at(99)) µs")
+    }
 default:
     FileHandle.standardError.write(Data("hotpath-profile: unknown mode \(mode)\n".utf8))
     exit(2)

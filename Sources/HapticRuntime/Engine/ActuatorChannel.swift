@@ -84,7 +84,6 @@ final class ActuatorChannel {
     /// The scheduler learns bus costs per key: one key per actuator and kind of command.
     func costKey(_ action: String) -> CostKey { CostKey(action, actuator: name) }
 
-
     /// Key and expected bus time of a command (before the scheduler has measured any).
     func cost(of command: ActuatorCommand) -> (key: CostKey, expected: Duration) {
         switch command {

@@ -42,8 +42,8 @@ struct SegmentPlan {
     let setting: Setting
     /// In issue order; commands issued together keep channel and program order.
     let entries: [Entry]
-    /// Per channel, the deadline offset of its first command; nil for a channel with a program
-    /// but nothing to play in the segment (a pattern of sounds only), absent from `programmed`.
+    /// Per channel, the deadline offset of its first command; nil when it has nothing to play in
+    /// the segment (a pattern of sounds only) or no program at all (`programmed` tells which).
     let firstDeadlineOffsets: [Int64?]
     /// Per channel, whether it has a compiled program at all.
     let programmed: [Bool]

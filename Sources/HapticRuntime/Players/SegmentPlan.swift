@@ -6,7 +6,7 @@ import ActuatorHAL
 /// It depends only on the compiled programs, the segment's offset, rate and loop, and the
 /// actuators' fixed costs (mode switch budget, bus time per command, PCM latency), never on the
 /// start instant or on what the actuators are doing. So a player makes it once per setting and
-/// keeps it: restarting a player — a button's click, a force-feedback effect played again —
+/// keeps it: restarting a player (an application's click, a force-feedback effect played again)
 /// plans nothing, and the plan for a start from the beginning is made with the player, leaving
 /// `start()` only the work of scheduling.
 struct SegmentPlan {

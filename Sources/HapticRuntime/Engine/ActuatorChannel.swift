@@ -84,6 +84,13 @@ final class ActuatorChannel {
     /// The scheduler learns bus costs per key: one key per actuator and kind of command.
     func costKey(_ action: String) -> CostKey { CostKey(action, actuator: name) }
 
+    /// How long before its deadline a command is handed to the scheduler: PCM plays behind the
+    /// device queue, so it is written that much early to start on its deadline; others at it.
+    func issueLead(of command: ActuatorCommand) -> Duration {
+        if case .pcm = command { return actuator.pcmOutputLatency }
+        return .zero
+    }
+
     /// Key and expected bus time of a command (before the scheduler has measured any).
     func cost(of command: ActuatorCommand) -> (key: CostKey, expected: Duration) {
         switch command {

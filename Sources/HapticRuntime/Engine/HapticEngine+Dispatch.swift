@@ -12,13 +12,6 @@ extension HapticEngine {
         return enqueue(at: instant, class: commandClass, costKey: key, expectedCost: expected, action: .target(target, entry))
     }
 
-    /// How long before its deadline a command is handed to the scheduler: PCM plays behind the
-    /// device queue, so it is written that much early to start on its deadline; others at it.
-    func issueLead(of command: ActuatorCommand, on channel: ActuatorChannel) -> Duration {
-        if case .pcm = command { return channel.actuator.pcmOutputLatency }
-        return .zero
-    }
-
     /// Schedules an engine action (wake, idle timers, drive checks, player control) with no bus
     /// cost of its own beyond `expectedCost`.
     @discardableResult

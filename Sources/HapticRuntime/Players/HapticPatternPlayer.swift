@@ -72,7 +72,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     private var streams: [PlayerStreams?]
     /// The refill's cost key, made when a plan first outgrows the horizon, then kept.
     private var refillKey: CostKey?
-    /// The last segment plan made (`segmentPlan(for:)`); dropped when the programs are recompiled.
+    /// The last segment plan made (`segmentPlan(from:rate:)`); dropped when the programs are recompiled.
     private var keptPlan: SegmentPlan?
 
     var loopEnabledValue = false
@@ -94,7 +94,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
             recompile()
             // The plan of a start from the beginning, and room for its pending commands, made now
             // so that `start()` only schedules.
-            let planned = segmentPlan(for: Segment(start: .zero, offset: 0, rate: rateValue))
+            let planned = segmentPlan(from: 0, rate: rateValue)
             pending.reserveCapacity(min(planned.entries.count + Self.controlEntries, PendingCommands.reservedCommands))
         }
     }
@@ -299,7 +299,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// replaces the part of the plan taking effect at or after that pattern time (the rest is kept).
     private func scheduleCommands(from replanTime: Double?) throws {
         guard let segment else { return }
-        let relative = segmentPlan(for: segment)
+        let relative = segmentPlan(from: segment.offset, rate: segment.rate)
         if let replanTime {
             // What is left of the plan before `replanTime`, then the new commands, in issue order.
             var planned = plan[planCursor...].filter { $0.time < replanTime }
@@ -323,8 +323,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
         refillToken = nil
         scheduleFromPlan()
         guard replanTime == nil, relative.setting.loopLength == nil else { return }
-        for (index, channel) in channels.enumerated() where relative.programmed[index] && relative.firstDeadlineOffsets[index] == nil {
-            let end = compiled[channel.name]?.duration ?? 0
+        for (index, channel) in channels.enumerated() where relative.firstDeadlineOffsets[index] == nil {
+            // A channel without a program has nothing to end.
+            guard let end = compiled[channel.name]?.duration else { continue }
             guard end > segment.offset else {
                 try engine.release(self, from: channel)
                 channelEnded(channel.name)
@@ -343,14 +344,13 @@ public class HapticPatternPlayer: @unchecked Sendable {
         }
     }
 
-    /// The plan of `segment` relative to its start: the kept one when it was made for the same
-    /// offset, rate and loop (and the programs have not been recompiled since), else a new one, kept.
-    private func segmentPlan(for segment: Segment) -> SegmentPlan {
-        let setting = SegmentPlan.Setting(offset: segment.offset, rate: segment.rate, loopLength: loopEnabledValue ? loopLength : nil)
+    /// The plan of a segment from `offset` at `rate`, relative to its start: the kept one when it
+    /// was made for the same offset, rate and loop (and the programs have not been recompiled
+    /// since), else a new one, kept.
+    private func segmentPlan(from offset: Double, rate: Double) -> SegmentPlan {
+        let setting = SegmentPlan.Setting(offset: offset, rate: rate, loopLength: loopEnabledValue ? loopLength : nil)
         if let keptPlan, keptPlan.setting == setting { return keptPlan }
-        let made = SegmentPlan(setting: setting, programs: channels.map { compiled[$0.name] }, channels: channels) { [engine] command, channel in
-            engine.issueLead(of: command, on: channel)
-        }
+        let made = SegmentPlan(setting: setting, programs: channels.map { compiled[$0.name] }, channels: channels)
         keptPlan = made
         return made
     }

@@ -21,6 +21,6 @@ struct PlannedCommand {
     var time: Double
     /// When it must have taken effect.
     var deadline: MonotonicInstant
-    /// When it is handed to the scheduler (`HapticEngine.issueLead`): the deadline, or earlier for PCM.
+    /// When it is handed to the scheduler (`ActuatorChannel.issueLead`): the deadline, or earlier for PCM.
     var issueAt: MonotonicInstant
 }

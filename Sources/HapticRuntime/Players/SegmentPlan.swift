@@ -43,13 +43,11 @@ struct SegmentPlan {
     /// In issue order; commands issued together keep channel and program order.
     let entries: [Entry]
     /// Per channel, the deadline offset of its first command; nil when it has nothing to play in
-    /// the segment (a pattern of sounds only) or no program at all (`programmed` tells which).
+    /// the segment (a pattern of sounds only) or no program at all.
     let firstDeadlineOffsets: [Int64?]
-    /// Per channel, whether it has a compiled program at all.
-    let programmed: [Bool]
 
     /// Slices each channel's program for `setting` and times its commands.
-    init(setting: Setting, programs: [ActuatorProgram?], channels: [ActuatorChannel], issueLead: (ActuatorCommand, ActuatorChannel) -> Duration) {
+    init(setting: Setting, programs: [ActuatorProgram?], channels: [ActuatorChannel]) {
         self.setting = setting
         var entries: [Entry] = []
         // Each program's commands, and the state a slice carries over (mode, frequency, amplitude).
@@ -67,13 +65,12 @@ struct SegmentPlan {
             let deadlines = Self.deadlineOffsets(of: sliced, on: channel, setting: setting)
             firstDeadlineOffsets.append(deadlines.first)
             for (command, deadline) in zip(sliced, deadlines) {
-                let issue = deadline - issueLead(command.command, channel).nanoseconds
+                let issue = deadline - channel.issueLead(of: command.command).nanoseconds
                 entries.append(Entry(channel: index, command: command.command, time: command.time, deadlineOffset: deadline, issueOffset: issue))
             }
         }
         self.entries = Self.issueOrdered(entries) { $0.issueOffset }
         self.firstDeadlineOffsets = firstDeadlineOffsets
-        programmed = programs.map { $0 != nil }
     }
 
     /// `items` by `issue`, ties in their current order. Usually they already are (one actuator,

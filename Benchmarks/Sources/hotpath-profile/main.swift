@@ -7,12 +7,14 @@
 //   hotpath-profile start-times N  N starts after each of three pauses (0.2, 2, 20 ms), timed on the
 //                                  real clock: p50/p90/p99 µs from start() to the first write. Not for
 //                                  callgrind; run two builds one after the other to compare them.
+//   hotpath-profile trigger-times N  the same for HapticService.play of a rigid impact: from the call to
+//                                  the first write
 import BenchmarkFixtures
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let mode = arguments.first, let count = arguments.dropFirst().first.flatMap({ Int($0) }), count > 0 else {
-    FileHandle.standardError.write(Data("usage: hotpath-profile start|schedule|stream|trigger|start-times COUNT\n".utf8))
+    FileHandle.standardError.write(Data("usage: hotpath-profile start|schedule|stream|trigger|start-times|trigger-times COUNT\n".utf8))
     exit(2)
 }
 switch mode {
@@ -30,17 +32,26 @@ case "trigger":
     for _ in 0..<count { try fixture.triggerOnce() }
 case "start-times":
     let fixture = try ReadyEngine()
+    try printTimes(count, "starts") { try fixture.startOneClick() }
+case "trigger-times":
+    let fixture = try ReadyService()
+    try printTimes(count, "triggers") { try fixture.triggerOnce() }
+default:
+    FileHandle.standardError.write(Data("hotpath-profile: unknown mode \(mode)\n".utf8))
+    exit(2)
+}
+
+/// Runs `once` `count` times after each of three pauses (0.2, 2, 20 ms: a warm, a cooling and a
+/// cold cache) and prints the percentiles of the times it returns.
+func printTimes(_ count: Int, _ what: String, _ once: () throws -> Duration?) throws {
     for pause in [200, 2_000, 20_000] {
         var microseconds: [Double] = []
         for _ in 0..<count {
             usleep(UInt32(pause))
-            if let took = try fixture.startOneClick() { microseconds.append(Double(took.nanoseconds) / 1_000) }
+            if let took = try once() { microseconds.append(Double(took.nanoseconds) / 1_000) }
         }
         microseconds.sort()
         let at = { (percent: Int) in microseconds.isEmpty ? .nan : microseconds[min(microseconds.count - 1, microseconds.count * percent / 100)] }
-        print("after \(Double(pause) / 1_000) ms: \(microseconds.count) starts, p50 \(at(50)) µs, p90 \(at(90)) µs, p99 \(at(99)) µs")
+        print("after \(Double(pause) / 1_000) ms: \(microseconds.count) \(what), p50 \(at(50)) µs, p90 \(at(90)) µs, p99 \(at(99)) µs")
     }
-default:
-    FileHandle.standardError.write(Data("hotpath-profile: unknown mode \(mode)\n".utf8))
-    exit(2)
 }

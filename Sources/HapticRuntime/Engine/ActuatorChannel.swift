@@ -13,11 +13,14 @@ final class ActuatorChannel {
         capabilities.maximumContinuousDrive = maximumContinuousDrive
         if capabilities != compiled.capabilities {
             compiled = PatternCompiler(capabilities: capabilities, options: compiled.options)
+            compilerGeneration += 1
             programs.removeAll()
         }
         return compiled
     }
     private var compiled: PatternCompiler
+    /// Counts the compilers replaced, so that a program compiled by an earlier one can tell.
+    private(set) var compilerGeneration = 0
     /// Programs compiled by the current compiler, by pattern: a service trigger, a button's
     /// binding or a game's effect plays the same content again and again, and compiling it costs
     /// far more than hashing it. Short programs only, and at most `cachedProgramLimit` of them, so

@@ -66,7 +66,7 @@ public final class HapticEngine: @unchecked Sendable {
         get { locked { playsHapticsOnlyValue } }
         set { locked { playsHapticsOnlyValue = newValue } }
     }
-    private var playsHapticsOnlyValue = false
+    private var playsHapticsOnlyValue = false { didSet { compileSettingsChanged() } }
 
     /// Haptic events are removed before compiling: players play their content's sound only, and
     /// the actuators stay as they are (Core Haptics' `playsAudioOnly`, for a board whose sound
@@ -75,7 +75,7 @@ public final class HapticEngine: @unchecked Sendable {
         get { locked { playsAudioOnlyValue } }
         set { locked { playsAudioOnlyValue = newValue } }
     }
-    private var playsAudioOnlyValue = false
+    private var playsAudioOnlyValue = false { didSet { compileSettingsChanged() } }
 
     /// No haptic output: players keep time but write zero amplitude and trigger nothing.
     /// A write that fails (the level cannot be changed) is a fault like any action's: the engine
@@ -104,9 +104,12 @@ public final class HapticEngine: @unchecked Sendable {
             }
         }
     }
-    private var mutedForAudio = false
+    private var mutedForAudio = false { didSet { compileSettingsChanged() } }
     /// The sound output (`attachAudio(_:)`).
-    var audioOutput: EngineAudio?
+    var audioOutput: EngineAudio? { didSet { compileSettingsChanged() } }
+    /// Counts changes of the settings `compile(_:for:)` reads, so that a program compiled earlier
+    /// can tell it is out of date (`HapticPatternPlayer.compiledProgramsAreCurrent`).
+    private(set) var compileSettingsGeneration = 0
 
     /// Stop on its own (reason `.idleTimeout`) once every actuator has slept after its idle
     /// timeout, and start again when a player starts.
@@ -322,6 +325,10 @@ public final class HapticEngine: @unchecked Sendable {
         }
         let program = channel.program(for: pattern)
         return playsHapticsOnlyValue ? program : extendedToItsSounds(program, of: source)
+    }
+
+    private func compileSettingsChanged() {
+        compileSettingsGeneration += 1
     }
 
     /// Throws unless the engine runs; restarts it when auto-shutdown stopped it.

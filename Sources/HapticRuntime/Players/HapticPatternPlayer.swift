@@ -21,6 +21,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
     private let pattern: HapticPattern
     private var sent = SentParameters()
     private var compiled: [String: ActuatorProgram] = [:]
+    /// `currentCompileGeneration` when `compiled` was made.
+    private var compiledGeneration = 0
 
     private struct Segment {
         var start: MonotonicInstant
@@ -263,6 +265,29 @@ public class HapticPatternPlayer: @unchecked Sendable {
         for channel in channels {
             compiled[channel.name] = engine.compile(sent.applied(to: pattern), for: channel)
         }
+        compiledGeneration = currentCompileGeneration
+    }
+
+    /// The engine's compile settings and the channels' compilers as they are now, as one number
+    /// that any change of them changes (each part only grows).
+    private var currentCompileGeneration: Int {
+        // Reading a channel's compiler replaces it first when its actuator has changed.
+        channels.reduce(engine.compileSettingsGeneration) { sum, channel in
+            _ = channel.compiler
+            return sum + channel.compilerGeneration
+        }
+    }
+
+    /// Whether the programs compiled when the player was made (or last recompiled) are what
+    /// compiling its pattern now would give: the engine's settings and the actuators' compilers are
+    /// the same. A player kept to be started again is dropped when they are not.
+    var compiledProgramsAreCurrent: Bool {
+        engine.locked { compiledGeneration == currentCompileGeneration }
+    }
+
+    /// The commands of the player's programs, on all its actuators.
+    var compiledCommandCount: Int {
+        engine.locked { compiled.values.reduce(0) { $0 + $1.commands.count } }
     }
 
     /// Plays from pattern time `offset`, which takes effect at `instant`.

@@ -45,6 +45,9 @@ public final class HapticService: @unchecked Sendable {
         var info: ServicePlayerInfo
         var players: [HapticAdvancedPatternPlayer]
         var unfinished: Int
+        /// Where its players are kept when it ends cleanly, to be started again; nil: not kept.
+        var readyKey: ReadyPlayers.Key?
+        var warnings: [String]
     }
 
     public let board: OpenedBoard
@@ -68,6 +71,7 @@ public final class HapticService: @unchecked Sendable {
     private var nextSubscriberID = 0
     private var endWaiters: [Int: [@Sendable (PlayerEndReason) -> Void]] = [:]
     private var countersValue = ServiceCounters()
+    private var readyPlayers = ReadyPlayers()
 
     /// A service for every actuator of `board`, scheduling on `scheduler` (on the board's clock:
     /// run its thread with `start(timing:)`, or step it on a virtual clock), playing `library`'s
@@ -111,6 +115,7 @@ public final class HapticService: @unchecked Sendable {
         let ended: [Int] = locked {
             let ids = Array(entries.keys)
             entries = [:]
+            readyPlayers.removeAll()
             return ids
         }
         let stopped = StopOutcome()
@@ -149,25 +154,31 @@ public final class HapticService: @unchecked Sendable {
         // Before the content: an actuator the board does not have is a mistake even when the
         // profile gives the event no feedback.
         let targets = try actuators(request.actuators)
-        let (name, content) = try resolve(request, for: client)
-        guard let content else { return Started(player: nil, warnings: []) }
-        guard content.pattern.events.count <= limits.maximumEvents else {
-            throw ServiceError(.tooManyEvents, "\(content.pattern.events.count) events; the service plays at most \(limits.maximumEvents) per request")
+        let readyKey = self.readyKey(for: request, on: targets, client: client)
+        let prepared: ReadyPlayers.Prepared
+        if let readyKey, let ready = locked({ readyPlayers.take(readyKey) }) {
+            prepared = ready
+        } else {
+            let (name, content) = try resolve(request, for: client)
+            guard let content else { return Started(player: nil, warnings: []) }
+            prepared = try locked { () throws(ServiceError) in try prepare(content, named: name, on: targets) }
         }
         return try locked { () throws(ServiceError) -> Started in
-            try makeRoom(on: targets, priority: request.priority)
+            do throws(ServiceError) {
+                try makeRoom(on: targets, priority: request.priority)
+            } catch {
+                // Made or kept, they have not played: the next request may have them.
+                if let readyKey { readyPlayers.keep(prepared, for: readyKey) }
+                throw error
+            }
             nextPlayerID += 1
             let id = nextPlayerID
-            let players = try makePlayers(content.pattern, on: targets, request: request)
-            let duration = players.map(\.duration).max() ?? 0
-            guard duration <= limits.maximumDuration.secondsValue else {
-                throw ServiceError(.patternTooLong, "the content plays \(duration) s; the service plays at most \(limits.maximumDuration.secondsValue) s per request")
-            }
+            let players = prepared.players
             let info = ServicePlayerInfo(
-                id: id, name: name, client: client.id, priority: request.priority,
-                actuators: targets ?? engine.actuatorNames, duration: duration, outlivesClient: request.outlivesClient
+                id: id, name: prepared.name, client: client.id, priority: request.priority,
+                actuators: targets ?? engine.actuatorNames, duration: prepared.duration, outlivesClient: request.outlivesClient
             )
-            entries[id] = Entry(info: info, players: players, unfinished: players.count)
+            entries[id] = Entry(info: info, players: players, unfinished: players.count, readyKey: readyKey, warnings: prepared.warnings)
             if let onEnd { endWaiters[id] = [onEnd] }
             for player in players {
                 player.loopEnabled = request.loops
@@ -181,8 +192,7 @@ public final class HapticService: @unchecked Sendable {
             }
             countersValue.triggers += 1
             publish(.playerStarted(info))
-            let warnings = content.warnings.map(\.description) + players.flatMap { $0.programs.values.flatMap(\.warnings) }.map { "\(name): \($0)" }
-            return Started(player: info, warnings: Array(Set(warnings)).sorted())
+            return Started(player: info, warnings: prepared.warnings)
         }
     }
 
@@ -268,6 +278,8 @@ public final class HapticService: @unchecked Sendable {
             playableNames = nil
             libraryGeneration += 1
             themeValue = theme
+            // Kept players play what the old library and theme named.
+            readyPlayers.removeAll()
         }
     }
 
@@ -467,14 +479,42 @@ public final class HapticService: @unchecked Sendable {
         }
     }
 
-    private func makePlayers(_ pattern: HapticPattern, on targets: [String]?, request: ServicePlayRequest) throws(ServiceError) -> [HapticAdvancedPatternPlayer] {
+    /// New players for `content` on `targets` (nil: every actuator), within the limits.
+    private func prepare(_ content: LoadedContent, named name: String, on targets: [String]?) throws(ServiceError) -> ReadyPlayers.Prepared {
+        let pattern = content.pattern
+        guard pattern.events.count <= limits.maximumEvents else {
+            throw ServiceError(.tooManyEvents, "\(pattern.events.count) events; the service plays at most \(limits.maximumEvents) per request")
+        }
+        let players: [HapticAdvancedPatternPlayer]
         do {
             if !engine.isRunning { try engine.start() }
-            guard let targets else { return [try engine.makeAdvancedPlayer(with: pattern)] }
-            return try targets.map { try engine.makeAdvancedPlayer(with: pattern, on: $0) }
+            if let targets {
+                players = try targets.map { try engine.makeAdvancedPlayer(with: pattern, on: $0) }
+            } else {
+                players = [try engine.makeAdvancedPlayer(with: pattern)]
+            }
         } catch {
             throw ServiceError(.engineUnavailable, "\(error)")
         }
+        let duration = players.map(\.duration).max() ?? 0
+        guard duration <= limits.maximumDuration.secondsValue else {
+            throw ServiceError(.patternTooLong, "the content plays \(duration) s; the service plays at most \(limits.maximumDuration.secondsValue) s per request")
+        }
+        let warnings = content.warnings.map(\.description) + players.flatMap { $0.programs.values.flatMap(\.warnings) }.map { "\(name): \($0)" }
+        return ReadyPlayers.Prepared(name: name, players: players, duration: duration, warnings: Array(Set(warnings)).sorted())
+    }
+
+    /// Where `request`'s players are kept for the next request like it; nil when they are not
+    /// (long inline text, or an event at a profile this client may not ask for: `resolve` says why).
+    private func readyKey(for request: ServicePlayRequest, on targets: [String]?, client: ServiceClient) -> ReadyPlayers.Key? {
+        var profile: FeedbackProfile?
+        if case .event = request.content {
+            let current = self.profile
+            let asked = request.profile ?? current
+            guard asked <= current || client.mayOverrideProfile else { return nil }
+            profile = asked
+        }
+        return ReadyPlayers.key(for: request.content, on: targets, profile: profile)
     }
 
     private func playerCompleted(_ id: Int, error: (any Error)?) {
@@ -487,7 +527,9 @@ public final class HapticService: @unchecked Sendable {
             guard var entry = entries[id] else { return false }
             entry.unfinished -= 1
             entries[id] = entry.unfinished > 0 ? entry : nil
-            return entry.unfinished == 0
+            guard entry.unfinished == 0 else { return false }
+            if error == nil { keepPlayers(of: entry) }
+            return true
         }
         if ended { finish(id, error == nil ? .finished : .engineStopped) }
     }
@@ -499,8 +541,26 @@ public final class HapticService: @unchecked Sendable {
     /// Stops every engine player of `id` at once and ends it with `reason`.
     private func cancel(_ id: Int, _ reason: PlayerEndReason) {
         guard let entry = entries.removeValue(forKey: id) else { return }
-        for player in entry.players { try? player.cancel() }
+        var stoppedCleanly = true
+        for player in entry.players {
+            do { try player.cancel() } catch { stoppedCleanly = false }
+        }
+        if stoppedCleanly, [.stopped, .preempted, .clientLeft].contains(reason) { keepPlayers(of: entry) }
         finish(id, reason)
+    }
+
+    /// Keeps the players of an entry that ended cleanly for the next request for its content.
+    private func keepPlayers(of entry: Entry) {
+        guard let key = entry.readyKey else { return }
+        readyPlayers.keep(ReadyPlayers.Prepared(name: entry.info.name, players: entry.players, duration: entry.info.duration, warnings: entry.warnings), for: key)
+    }
+
+    /// Players kept to be started again (`ReadyPlayers`).
+    var readyPlayerCount: Int { locked { readyPlayers.count } }
+
+    /// Lets go of the players kept to be started again.
+    func dropReadyPlayers() {
+        locked { readyPlayers.removeAll() }
     }
 
     private func finish(_ id: Int, _ reason: PlayerEndReason) {
@@ -515,6 +575,7 @@ public final class HapticService: @unchecked Sendable {
             countersValue.faults += 1
             let ids = Array(entries.keys)
             entries = [:]
+            readyPlayers.removeAll()
             return ids
         }
         publish(.fault(reason: "\(reason)", message: engine.lastFault.map { "\($0)" } ?? "\(reason)", actuators: nil))

@@ -288,8 +288,9 @@ final class FaultInjectionTests: XCTestCase {
     }
 }
 
-/// A service on a simulated board of two chips, `a` and `b`, each on a bus of its own, on virtual time.
-private final class FaultRig {
+/// A service on a simulated board of two chips, `a` and `b`, each on a bus of its own, on virtual
+/// time. `ReadyPlayersTests` uses it too.
+final class FaultRig {
     static let twoChips = """
         board: fault-rig
         buses:

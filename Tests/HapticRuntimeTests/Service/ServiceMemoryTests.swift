@@ -4,7 +4,8 @@ import HardwareMocks
 import XCTest
 @testable import HapticRuntime
 
-/// A long-running service keeps nothing of the players that ended.
+/// A long-running service keeps nothing of the players that ended, beyond the few it keeps to
+/// start again (`ReadyPlayers`), and those only until its library is replaced.
 final class ServiceMemoryTests: XCTestCase {
     func testEndedPlayersAreReleased() throws {
         let hardware = SimulatedBoardHardware()
@@ -27,6 +28,8 @@ final class ServiceMemoryTests: XCTestCase {
         }
         service.scheduler.run(until: hardware.virtualClock.now + .seconds(40))
         XCTAssertEqual(service.players, [])
+        XCTAssertLessThanOrEqual(service.readyPlayerCount, ReadyPlayers.perContent)
+        service.reload(library: service.library, theme: nil)
         XCTAssertNil(first, "the first player is still referenced")
         XCTAssertTrue(service.engine.activePlayers.isEmpty)
         XCTAssertEqual(service.scheduler.pendingCount, 0, "actions left queued")

@@ -125,6 +125,20 @@ final class ReadyPlayersTests: XCTestCase {
         XCTAssertEqual(service.readyPlayerCount, 2, "the preempted player and the effect's")
     }
 
+    func testARefusedRequestLeavesThePlayersItMadeForTheNext() throws {
+        try start()
+        let high = try XCTUnwrap(service.play(ServicePlayRequest(content: .notation("continuous 1s:\n  intensity: loud"), priority: 5), from: client).player)
+        XCTAssertThrowsError(try service.play(Self.rigid, from: client)) { error in
+            XCTAssertEqual((error as? ServiceError)?.code, .busy)
+        }
+        XCTAssertEqual(service.readyPlayerCount, 1, "made, refused, not played: kept")
+        try service.stop(player: high.id)
+        XCTAssertEqual(service.readyPlayerCount, 2)
+        let (_, transactions) = try playToEnd(Self.rigid)
+        XCTAssertFalse(transactions.isEmpty, "it plays")
+        XCTAssertEqual(service.readyPlayerCount, 2, "taken, played, kept again")
+    }
+
     func testPlayersThatEndedOnAFaultAreNotKept() throws {
         let rig = try FaultRig()
         defer { rig.service.shutDown() }

@@ -46,7 +46,8 @@ final class BenchReportTests: XCTestCase {
             BenchReport.OverheadRow(method: method, samples: 100, p50Microseconds: p50, p99Microseconds: p99, maxMicroseconds: p99 * 2)
         }
         let figures = ServiceBench.Figures(
-            socketTrigger: row("socket", 600, 900), webSocketTrigger: row("websocket", 300, 0.5), directStart: row("direct", 120, 0.4),
+            socketTrigger: row("socket", 600, 900), webSocketTrigger: row("websocket", 300, 0.5),
+            webSocketTriggerThroughClientLibrary: row("websocket client", 360, 480), directStart: row("direct", 120, 0.4),
             sustainedTriggers: 1_000, sustainedSeconds: 1, triggersPerSecond: 1_000, lost: 0, errors: 0,
             residentAfterFirst10kMebibytes: 60, residentAtEndMebibytes: 61, heapAfterFirst10kMebibytes: 20, heapAtEndMebibytes: 2,
             idleCPUPercent: 0.1
@@ -55,7 +56,8 @@ final class BenchReportTests: XCTestCase {
         XCTAssertTrue(lines[1].hasSuffix("p50 5×, p99 ≥ 900× the direct path"), "\(lines[1])")
         // A p99 below the resolution on both sides gives no ratio at all.
         XCTAssertTrue(lines[2].hasSuffix("p50 2.5× the direct path"), "\(lines[2])")
-        XCTAssertFalse(lines[3].contains("the direct path"), "the peer is not set beside itself")
+        XCTAssertTrue(lines[3].hasSuffix("p50 3×, p99 ≥ 480× the direct path"), "\(lines[3])")
+        XCTAssertFalse(lines[4].contains("the direct path"), "the peer is not set beside itself")
         XCTAssertTrue(lines.contains { $0.contains("60.0 MiB after the first 10,000 triggers, 61.0 MiB at the end (+1.7 %)") }, "\(lines)")
 
         // A run shorter than 10,000 triggers has no first reading: no growth, rather than +6,100,000 %.

@@ -10,7 +10,7 @@ final class BenchServiceTests: XCTestCase {
         let run = try BuiltCommand().run(["bench", "--service", "--count", "5", "--service-triggers", "100", "--no-realtime", "--json"])
         XCTAssertEqual(run.status, 0, run.errorOutput)
         let figures = try run.json()
-        for key in ["socketTrigger", "webSocketTrigger", "directStart"] {
+        for key in ["socketTrigger", "webSocketTrigger", "webSocketTriggerThroughClientLibrary", "directStart"] {
             let row = try XCTUnwrap(figures[key] as? [String: Any], key)
             XCTAssertEqual(row["samples"] as? Int, 5, "\(key): \(row)")
         }

@@ -13,7 +13,8 @@ import Glibc
 /// `bench --service`: the service in this process on the sim board's chip behind a zero-cost bus,
 /// its API on a Unix socket and a loopback TCP listener, measured the way clients use it:
 /// (a) a trigger over the socket (one kept-alive connection) → the first bus write of it, beside
-/// the direct engine path (`player.start`) in the same run; (b) a WebSocket trigger → first write;
+/// the direct engine path (`player.start`) in the same run; (b) a WebSocket trigger → first write,
+/// from the client's write(2) of its frame, and the same through Hummingbird's WebSocket client;
 /// (c) sustained triggers from 50 concurrent clients: rate, lost, errors, and the resident memory
 /// and the malloc heap in use after the first 10,000 triggers and at the end; (d) the service's CPU
 /// while idle.
@@ -34,6 +35,9 @@ struct ServiceBench {
     struct Figures: Encodable {
         var socketTrigger: BenchReport.OverheadRow
         var webSocketTrigger: BenchReport.OverheadRow
+        /// The same triggers sent through Hummingbird's WebSocket client, timed from its `send`:
+        /// the client's hop to its own event loop before the frame is written is counted too.
+        var webSocketTriggerThroughClientLibrary: BenchReport.OverheadRow
         var directStart: BenchReport.OverheadRow
         var sustainedTriggers: Int
         var sustainedSeconds: Double
@@ -101,8 +105,9 @@ struct ServiceBench {
             try clock.sleep(for: Self.settle)
         }
 
-        progress("bench: (b) WebSocket trigger → first bus write, \(samples) triggers…")
-        let webSocket = try await webSocketTriggers(port: port, bus: bus)
+        progress("bench: (b) WebSocket trigger → first bus write, \(samples) triggers, then as many through a client library…")
+        let webSocket = try webSocketTriggers(port: port, bus: bus)
+        let webSocketThroughClient = try await webSocketTriggersThroughClientLibrary(port: port, bus: bus)
 
         progress("bench: (c) \(sustained) triggers from \(Self.clients) clients…")
         let load = try sustainedLoad(socket: socket)
@@ -118,6 +123,7 @@ struct ServiceBench {
         return Figures(
             socketTrigger: Self.row("trigger over the Unix socket → first bus write", socketTrigger),
             webSocketTrigger: Self.row("WebSocket trigger → first bus write", webSocket),
+            webSocketTriggerThroughClientLibrary: Self.row("  the same through Hummingbird's WebSocket client", webSocketThroughClient),
             directStart: Self.row("player.start(atTime: 0) → first bus write (direct engine path)", direct),
             sustainedTriggers: load.sent, sustainedSeconds: load.seconds, triggersPerSecond: Double(load.sent) / load.seconds,
             lost: load.lost, errors: load.errors,
@@ -127,7 +133,31 @@ struct ServiceBench {
         )
     }
 
-    private func webSocketTriggers(port: Int, bus: ZeroCostBus) async throws -> LatenessHistogram {
+    static let webSocketPlay = #"{"op": "play", "feedback": "impact", "style": "rigid"}"#
+
+    /// WebSocket triggers over the loopback listener, each timed from the client's write(2) of
+    /// its frame, as a socket trigger is from the write of its request.
+    private func webSocketTriggers(port: Int, bus: ZeroCostBus) throws -> LatenessHistogram {
+        let connection = try RawHTTPConnection(loopbackPort: port)
+        try connection.upgradeToWebSocket("/ws?token=\(Self.token)")
+        var histogram = LatenessHistogram()
+        for index in 0...samples {
+            bus.arm()
+            let requested = clock.now
+            try connection.send(webSocketText: Self.webSocketPlay)
+            let wrote = bus.waitForWrite(patience: Self.patience)
+            let answer = try connection.readWebSocketFrame()
+            guard answer.contains(#""op":"started""#) else {
+                throw CommandLineError.content("the service answered a WebSocket trigger with \(answer)")
+            }
+            // The first trigger is not measured (as over the socket).
+            if index > 0, let wrote { histogram.record(wrote - requested) }
+            try clock.sleep(for: Self.settle)
+        }
+        return histogram
+    }
+
+    private func webSocketTriggersThroughClientLibrary(port: Int, bus: ZeroCostBus) async throws -> LatenessHistogram {
         let histogram = HistogramBox()
         let clock = self.clock
         let samples = self.samples
@@ -135,7 +165,7 @@ struct ServiceBench {
             for index in 0...samples {
                 bus.arm()
                 let requested = clock.now
-                try await socket.send(#"{"op": "play", "feedback": "impact", "style": "rigid"}"#)
+                try await socket.send(Self.webSocketPlay)
                 let wrote = bus.waitForWrite(patience: Self.patience)
                 _ = try await socket.receive()
                 // The first trigger is not measured (as over the socket).
@@ -180,7 +210,7 @@ struct ServiceBench {
     static func text(_ figures: Figures) -> String {
         var lines = ["service (sim DRV2605L on a zero-cost bus, in this process):"]
         let peer = figures.directStart
-        for (row, isTrigger) in [(figures.socketTrigger, true), (figures.webSocketTrigger, true), (peer, false)] {
+        for (row, isTrigger) in [(figures.socketTrigger, true), (figures.webSocketTrigger, true), (figures.webSocketTriggerThroughClientLibrary, true), (peer, false)] {
             // Each trigger beside the direct path measured in the same run: the machine-independent figure.
             let ratios = !isTrigger ? "" : [("p50", row.p50Microseconds, peer.p50Microseconds), ("p99", row.p99Microseconds, peer.p99Microseconds)]
                 .compactMap { name, ours, theirs in Ratio.of(ours, over: theirs, resolution: 1).map { "\(name) \($0.text)" } }
@@ -198,93 +228,6 @@ struct ServiceBench {
         }
         lines.append(String(format: "  idle CPU: %.3f %% of a core", figures.idleCPUPercent))
         return lines.joined(separator: "\n")
-    }
-}
-
-/// One kept-alive HTTP/1.1 connection on a Unix socket, for a benchmark's fixed requests: the
-/// request is a constant, the answer read up to its Content-Length.
-final class RawHTTPConnection {
-    private let descriptor: Int32
-    private var buffer: [UInt8] = []
-    /// The head of the last answer read: status line and header lines.
-    private(set) var lastHead = ""
-
-    /// With `receiveTimeout`, a read that waits longer throws instead of blocking for good.
-    init(socketPath: String, receiveTimeout: Duration? = nil) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        if let receiveTimeout {
-            let (seconds, attoseconds) = receiveTimeout.components
-            var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (index, byte) in socketPath.utf8.enumerated() where index < bytes.count - 1 { bytes[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard descriptor >= 0, connected == 0 else { throw CommandLineError.content("cannot connect to \(socketPath)") }
-    }
-
-    deinit { close(descriptor) }
-
-    /// Sends `POST path` and returns the answer's status.
-    func post(_ path: String) throws -> Int {
-        try send(post: path)
-        return try readResponse()
-    }
-
-    func send(post path: String) throws {
-        try send(raw: "POST \(path) HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
-    }
-
-    /// Writes `text` as it is: a request, part of one, or a body.
-    func send(raw text: String) throws {
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw CommandLineError.content("write to the service failed") }
-    }
-
-    /// Reads one answer (an interim `100 Continue` is one); its status.
-    func readResponse() throws -> Int {
-        while true {
-            if let end = headerEnd() {
-                let header = String(decoding: buffer[..<end], as: UTF8.self)
-                let length = header.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-                if buffer.count >= end + 4 + length {
-                    buffer.removeFirst(end + 4 + length)
-                    lastHead = header
-                    return Int(header.split(separator: " ")[1]) ?? 0
-                }
-            }
-            guard try readMore() else { throw CommandLineError.content("the service closed the connection") }
-        }
-    }
-
-    /// Whether the service closed the connection: true at the end of the stream, false when more
-    /// bytes came instead; throws when nothing came within the receive timeout.
-    func isClosedByTheService() throws -> Bool {
-        try !readMore()
-    }
-
-    /// Reads what is there into the buffer; false at the end of the stream.
-    private func readMore() throws -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count >= 0 else { throw CommandLineError.content("no answer from the service: \(String(cString: strerror(errno)))") }
-        buffer += chunk[..<count]
-        return count > 0
-    }
-
-    private func headerEnd() -> Int? {
-        guard buffer.count >= 4 else { return nil }
-        for index in 0...(buffer.count - 4) where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
-            return index
-        }
-        return nil
     }
 }
 

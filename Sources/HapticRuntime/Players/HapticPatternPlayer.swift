@@ -285,6 +285,13 @@ public class HapticPatternPlayer: @unchecked Sendable {
         engine.locked { compiledGeneration == currentCompileGeneration }
     }
 
+    /// Renders the pattern's sounds ahead of a start, outside the engine's lock, as making the
+    /// player did: the engine keeps the renders of recent patterns only, so a player started long
+    /// after it was made may find its sounds gone.
+    func prerenderSounds() {
+        engine.prerenderAudio(pattern)
+    }
+
     /// The commands of the player's programs, on all its actuators.
     var compiledCommandCount: Int {
         engine.locked { compiled.values.reduce(0) { $0 + $1.commands.count } }

@@ -157,6 +157,7 @@ public final class HapticService: @unchecked Sendable {
         let readyKey = self.readyKey(for: request, on: targets, client: client)
         let prepared: ReadyPlayers.Prepared
         if let readyKey, let ready = locked({ readyPlayers.take(readyKey) }) {
+            for player in ready.players { player.prerenderSounds() }
             prepared = ready
         } else {
             let (name, content) = try resolve(request, for: client)

@@ -15,19 +15,13 @@ final class ReadyPlayersTests: XCTestCase {
     private var clock: VirtualClock { hardware.virtualClock }
     private var bus: SimulatedI2CBus { hardware.chips["main"]!.bus }
 
-    private func start(library: ContentLibrary? = nil) throws {
-        (hardware, service) = try Self.makeService(library: library)
-    }
-
-    private static func makeService(library: ContentLibrary? = nil) throws -> (SimulatedBoardHardware, HapticService) {
-        let hardware = SimulatedBoardHardware()
-        let board = try Board.sim.open(on: hardware)
-        let service = HapticService(
-            board: board, scheduler: DeadlineScheduler(clock: hardware.virtualClock),
-            library: library ?? ContentLibrary(folder: FileManager.default.temporaryDirectory)
+    private func start(library: ContentLibrary? = nil, theme: FeedbackTheme? = nil) throws {
+        hardware = SimulatedBoardHardware()
+        service = HapticService(
+            board: try Board.sim.open(on: hardware), scheduler: DeadlineScheduler(clock: hardware.virtualClock),
+            library: library ?? ContentLibrary(folder: FileManager.default.temporaryDirectory), theme: theme
         )
         try service.start(timing: nil)
-        return (hardware, service)
     }
 
     override func tearDown() {
@@ -60,15 +54,15 @@ final class ReadyPlayersTests: XCTestCase {
         // Two services with the same history: the first plays the click a second time on its
         // kept player, the other on a new one (a reload drops what it kept). The scheduler has
         // learned the same bus costs in both, so the bus must see the same thing at the same times.
-        let (otherHardware, other) = try Self.makeService()
-        defer { other.shutDown() }
         try start()
+        let keeping = try XCTUnwrap(service)
+        defer { keeping.shutDown() }
         let (first, _) = try playToEnd(Self.rigid)
         XCTAssertEqual(service.readyPlayerCount, 1)
         let (second, kept) = try playToEnd(Self.rigid)
         XCTAssertTrue(first === second, "the ended player is started again")
 
-        (hardware, service) = (otherHardware, other)
+        try start()
         _ = try playToEnd(Self.rigid)
         service.reload(library: service.library, theme: nil)
         let (new, made) = try playToEnd(Self.rigid)
@@ -202,12 +196,7 @@ final class ReadyPlayersTests: XCTestCase {
               { "name": "quiet", "feedbacks": [ { "event-name": "alarm-clock-elapsed", "type": "VibraPattern", "magnitudes": [0.2], "durations": [7] } ] }
             ] }
             """, file: "kiosk.json")
-        hardware = SimulatedBoardHardware()
-        service = HapticService(
-            board: try Board.sim.open(on: hardware), scheduler: DeadlineScheduler(clock: hardware.virtualClock),
-            library: ContentLibrary(folder: FileManager.default.temporaryDirectory), theme: theme
-        )
-        try service.start(timing: nil)
+        try start(theme: theme)
         service.profile = .quiet
         let loud = ServicePlayRequest(content: .event("alarm-clock-elapsed"), profile: .full)
         _ = try service.play(loud, from: ServiceClient(id: 3, mayOverrideProfile: true))

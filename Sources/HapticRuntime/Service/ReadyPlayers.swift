@@ -3,7 +3,7 @@
 ///
 /// A button, a kiosk's tap or a game plays the same few things again and again, and making a
 /// player — resolving the content, compiling it, planning its segment, reserving its queue — cost
-/// more than twice what starting one does (docs/service.md). A kept player is started again only
+/// more than twice what starting one does (docs/performance.md). A kept player is started again only
 /// while its programs are current (`compiledProgramsAreCurrent`), and the service drops them all
 /// when its library or theme is replaced and when the engine stops.
 ///

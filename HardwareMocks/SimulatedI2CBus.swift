@@ -141,6 +141,9 @@ public final class SimulatedI2CBus: I2CBus {
 
     /// Everything wired to `address` right now, on this bus and behind its downstreams.
     private func respondingDevice(at address: I2CAddress) -> (any SimulatedI2CDevice)? {
+        // Without a multiplexer the device at the address is the one that answers, as
+        // `combining` would find; every transfer comes this way, so it builds no arrays for it.
+        if downstreams.isEmpty { return devices[address] }
         let local = devices[address].map { [$0] } ?? []
         return SharedAddressDevice.combining(local + downstreams.devices(at: address))
     }

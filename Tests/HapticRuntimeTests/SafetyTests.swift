@@ -156,6 +156,35 @@ final class FaultMonitoringTests: XCTestCase {
         XCTAssertEqual(rig.drive(at: 1), 0)
     }
 
+    /// The read that watches a ROM sequence play out is the last look at a short effect (status
+    /// polls are 100 ms apart by default, a click lasts tens of milliseconds): a fault it sees is the
+    /// engine's to handle, as a poll's is, not dropped with the status it came in.
+    func testAFaultSeenWhileARomEffectPlaysOutIsReported() throws {
+        for (fault, inject) in [(ActuatorFault.overTemperature, DRV2605Model.injectOverTemperature), (.overCurrent, DRV2605Model.injectOverCurrent)] {
+            let rig = EngineRig(statusPollInterval: nil)
+            let reasons = Collected<HapticEngine.StoppedReason>()
+            rig.engine.stoppedHandler = { reasons.append($0) }
+            try rig.engine.start()
+            var event = TestPatterns.transient()
+            // Effect 47 lasts 300 ms on the simulated chip; the compiler estimates 60 ms, so GO is read
+            // every 10 ms from then on.
+            event.romCue = ROMCue(group: 1, lraSteps: [.effect(47)], ermSteps: [.effect(47)], duration: 0.06)
+            let player = try rig.engine.makeAdvancedPlayer(with: HapticPattern(events: [event]))
+            try player.start(atTime: 0.1)
+            rig.run(until: 0.25)
+            inject(rig.board.chip)()
+            rig.run(until: 1)
+            XCTAssertEqual(reasons.values, [.systemError], "\(fault)")
+            guard case .actuatorFault("main", let faults)? = rig.engine.lastFault as? HapticEngineError else {
+                XCTFail("\(fault): \(String(describing: rig.engine.lastFault))")
+                continue
+            }
+            XCTAssertEqual(faults, [fault])
+            XCTAssertFalse(player.isPlaying)
+            rig.assertStoppedInStandby()
+        }
+    }
+
     func testAWriteThatFailsWhileMutingIsAFaultNotSwallowed() throws {
         let rig = EngineRig(statusPollInterval: nil)
         let reasons = Collected<HapticEngine.StoppedReason>()

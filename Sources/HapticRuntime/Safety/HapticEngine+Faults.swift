@@ -11,7 +11,9 @@ import ActuatorHAL
 ///   standby, power-cycles and re-initialises the chip and reports it (`lastFault`, `stoppedHandler`).
 /// - A program's end after a ROM trigger waits for the chip: effect lengths are only estimated
 ///   when compiling (TI publishes none), so GO is polled every `sequencePollInterval` until it
-///   clears, for at most `sequencePlayOutLimit`, and only then is the actuator released.
+///   clears, for at most `sequencePlayOutLimit`, and only then is the actuator released. Those
+///   reads are status reads too, and a fault they see is handled as a poll's: for a click shorter
+///   than the poll interval they are the only look at the chip while it plays.
 extension HapticEngine {
     /// How often GO is read while a ROM sequence plays out past its program's end.
     public static let sequencePollInterval = Duration.milliseconds(10)
@@ -30,11 +32,18 @@ extension HapticEngine {
             guard !channel.activePlayers.isEmpty else { return }
             // Not powered yet (content ahead wakes it): nothing to read until it is.
             if channel.actuator.powerState != .off {
-                let shutdown = try channel.actuator.status().faults.intersection([.overTemperature, .overCurrent, .registersReset])
-                guard shutdown.isEmpty else { throw HapticEngineError.actuatorFault(channel.name, shutdown) }
+                try Self.failOnShutdown(in: try channel.actuator.status(), of: channel)
             }
             self.armStatusPoll(on: channel)
         }
+    }
+
+    /// Throws `actuatorFault` when `status` says the output stage shut itself down (OVER_TEMP,
+    /// OC_DETECT) or the chip was reset: the engine's fault handling then stops, power-cycles and
+    /// reports, whichever read saw it.
+    private static func failOnShutdown(in status: ActuatorStatus, of channel: ActuatorChannel) throws {
+        let shutdown = status.faults.intersection([.overTemperature, .overCurrent, .registersReset])
+        guard shutdown.isEmpty else { throw HapticEngineError.actuatorFault(channel.name, shutdown) }
     }
 
     func cancelStatusPoll(on channel: ActuatorChannel) {
@@ -48,11 +57,17 @@ extension HapticEngine {
         let firstLook = since ?? clock.now
         if channel.sequenceMayRun {
             if since != nil { monitoringActions += 1 }
-            if clock.now - firstLook < Self.sequencePlayOutLimit, try channel.actuator.status().isPlaying {
-                player.scheduleFollowUp(at: clock.now + Self.sequencePollInterval, key: channel.keys.sequenceEnd) { [weak self] player in
-                    try self?.endProgram(of: player, on: channel, since: firstLook)
+            if clock.now - firstLook < Self.sequencePlayOutLimit {
+                // The chip reports each fault once (reading STATUS clears it), and for an effect
+                // shorter than the poll interval this is the only read while it plays.
+                let status = try channel.actuator.status()
+                try Self.failOnShutdown(in: status, of: channel)
+                if status.isPlaying {
+                    player.scheduleFollowUp(at: clock.now + Self.sequencePollInterval, key: channel.keys.sequenceEnd) { [weak self] player in
+                        try self?.endProgram(of: player, on: channel, since: firstLook)
+                    }
+                    return
                 }
-                return
             }
             channel.sequenceMayRun = false
         }

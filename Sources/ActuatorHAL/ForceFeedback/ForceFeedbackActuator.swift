@@ -130,16 +130,21 @@ public final class ForceFeedbackActuator: Actuator {
         return report(.standby, from: from)
     }
 
-    /// → off: the effect stops and is erased, freeing its slot.
+    /// → off: the effect stops and is erased, freeing its slot. The erase is made even when the
+    /// stop fails (the kernel stops an effect it erases), and the actuator is off afterwards
+    /// whatever failed, so the next wake uploads afresh; the first failure is rethrown.
     @discardableResult public func sleep() throws -> PowerTransitionReport {
         let from = powerState
-        try stop()
+        var failure: (any Error)?
+        do { try stop() } catch { failure = error }
         if let id = effectID {
             effectID = nil
-            powerState = .off
-            try sink.erase(effectID: id)
+            isPlaying = false
+            amplitude = 0
+            do { try sink.erase(effectID: id) } catch { failure = failure ?? error }
         }
         powerState = .off
+        if let failure { throw failure }
         return report(.sleep, from: from)
     }
 
@@ -159,8 +164,8 @@ public final class ForceFeedbackActuator: Actuator {
         if powerState != .ready { try prepare(for: .realtimeAmplitude) }
         guard let id = effectID else { throw ForceFeedbackActuatorError.notReady(actuator: name, state: powerState) }
         guard level != self.amplitude || !isPlaying else { return }
-        self.amplitude = level
         _ = try sink.upload(effect(amplitude: level, id: id))
+        self.amplitude = level
         uploadCount += 1
         if !isPlaying {
             try sink.play(effectID: id, count: 1)
@@ -168,12 +173,14 @@ public final class ForceFeedbackActuator: Actuator {
         }
     }
 
-    /// Stops the effect (`EV_FF` with count 0) when it plays.
+    /// Stops the effect (`EV_FF` with count 0) when it plays. It counts as playing until the
+    /// device took the stop: the effect is endless, so a stop that failed must be tried again by
+    /// the next one (the engine's stop, then standby, when it makes the actuator safe).
     public func stop() throws {
         guard isPlaying, let id = effectID else { return }
+        try sink.play(effectID: id, count: 0)
         isPlaying = false
         amplitude = 0
-        try sink.play(effectID: id, count: 0)
     }
 
     /// Input devices report no faults; a device that went away throws `ForceFeedbackError.deviceGone`,

@@ -1173,15 +1173,17 @@ scenario_force_feedback_device() {
         fail "force feedback ($build): expected exit 130, a last MODE write 0x40 and $node gone; got exit $status, MODE $(last_write 1), node $(ls $node 2>&1): $(first_line /tmp/rumble.err)"
     fi
     local latency
+    # In play order, so that a tail can be told from a trend (a host busy beside the guest).
+    echo "lane: EV_FF write -> first bus write per play, ms: $(awk '$1 == "bus-latency" { printf "%s ", $2 }' /tmp/ff.phases)"
     latency=$(awk '$1 == "bus-latency" { print $2 }' /tmp/ff.phases | sort -n | awk '
         { v[n++] = $1 } END { if (n == 0) { print "none"; exit }
-            p50 = v[int((n - 1) * 0.5)]; p99 = v[int((n - 1) * 0.99 + 0.5)]
-            printf "%d %.3f %.3f %.3f %s", n, p50, p99, v[n - 1], (p99 <= 1.0 ? "met" : "missed") }')
+            p50 = v[int((n - 1) * 0.5)]; p90 = v[int((n - 1) * 0.9 + 0.5)]; p99 = v[int((n - 1) * 0.99 + 0.5)]
+            printf "%d %.3f %.3f %.3f %.3f %s", n, p50, p90, p99, v[n - 1], (p99 <= 1.0 ? "met" : "missed") }')
     set -- $latency
-    if [ "$1" = 40 ]; then
-        pass "force feedback ($build): EV_FF write -> first bus write in the guest (TCG), $1 plays: p50 $2 ms, p99 $3 ms, max $4 ms (goal p99 <= 1 ms: $5)"
+    if [ "$1" = 200 ]; then
+        pass "force feedback ($build): EV_FF write -> first bus write in the guest (TCG), $1 plays: p50 $2 ms, p90 $3 ms, p99 $4 ms, max $5 ms (goal p99 <= 1 ms: $6)"
     else
-        fail "force feedback ($build): expected 40 timed plays to reach the bus; got ${1:-none}"
+        fail "force feedback ($build): expected 200 timed plays (ff-client's LATENCY_PLAYS) to reach the bus; got ${1:-none}"
     fi
 }
 

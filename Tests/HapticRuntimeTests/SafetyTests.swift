@@ -160,7 +160,10 @@ final class FaultMonitoringTests: XCTestCase {
     /// polls are 100 ms apart by default, a click lasts tens of milliseconds): a fault it sees is the
     /// engine's to handle, as a poll's is, not dropped with the status it came in.
     func testAFaultSeenWhileARomEffectPlaysOutIsReported() throws {
-        for (fault, inject) in [(ActuatorFault.overTemperature, DRV2605Model.injectOverTemperature), (.overCurrent, DRV2605Model.injectOverCurrent)] {
+        // Closures, not unapplied method references: Swift 6.0 (trixie's swiftlang) takes those
+        // for a capture of a non-Sendable model.
+        let injections: [(ActuatorFault, (DRV2605Model) -> Void)] = [(.overTemperature, { $0.injectOverTemperature() }), (.overCurrent, { $0.injectOverCurrent() })]
+        for (fault, inject) in injections {
             let rig = EngineRig(statusPollInterval: nil)
             let reasons = Collected<HapticEngine.StoppedReason>()
             rig.engine.stoppedHandler = { reasons.append($0) }
@@ -172,7 +175,7 @@ final class FaultMonitoringTests: XCTestCase {
             let player = try rig.engine.makeAdvancedPlayer(with: HapticPattern(events: [event]))
             try player.start(atTime: 0.1)
             rig.run(until: 0.25)
-            inject(rig.board.chip)()
+            inject(rig.board.chip)
             rig.run(until: 1)
             XCTAssertEqual(reasons.values, [.systemError], "\(fault)")
             guard case .actuatorFault("main", let faults)? = rig.engine.lastFault as? HapticEngineError else {

@@ -119,7 +119,10 @@ case "$depends" in *libsndfile1*) ;; *) depends="$depends, libsndfile1" ;; esac
 # Packed relative relocations (the release link, Package.swift) need glibc 2.36's loader, which
 # dpkg-shlibdeps does not read from the binary's GLIBC_ABI_DT_RELR version: an older libc would
 # install the package and then refuse to start it.
-if readelf -d "$root/usr/bin/hapticboard" | grep -q '(RELR)'; then
+# (Read whole, then matched: grep -q quitting early could leave readelf to die of SIGPIPE, which
+# pipefail would count as no match.)
+dynamic_section=$(readelf -d "$root/usr/bin/hapticboard")
+if grep -q '(RELR)' <<< "$dynamic_section"; then
     depends=$(echo "$depends" | sed -E 's/libc6 \(>= 2\.(3[0-5]|[12][0-9])[^)]*\)/libc6 (>= 2.36)/')
     case "$depends" in *"libc6 (>= 2.36)"*) ;; *) depends="$depends, libc6 (>= 2.36)" ;; esac
 fi

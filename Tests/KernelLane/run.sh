@@ -193,7 +193,10 @@ for tool in gpiodetect gpioinfo gpioget gpioset gpiomon arecord curl fftest; do 
 # SDL's own haptic tests, unmodified from Debian, as games reach force feedback. SDL opens libudev
 # with dlopen (ldd does not list it), and its haptic subsystem does not start without it.
 for tool in testhaptic testrumble; do copy_with_libraries "$root/bin" "/usr/libexec/installed-tests/SDL2/$tool"; done
-libudev=$(ldconfig -p | sed -n 's|.*libudev.so.1 (libc6,x86-64) => ||p' | head -n 1)
+# The readers take the first match but read to the end: a reader that quits early (head, awk's
+# exit) can leave ldconfig writing to a closed pipe, and its SIGPIPE (141) then fails this script
+# under pipefail, as it did once when the host was busy.
+libudev=$(ldconfig -p | awk '/libudev\.so\.1 \(libc6,x86-64\)/ && !found { print $NF; found = 1 }')
 [ -n "$libudev" ] || fail "no libudev.so.1 for SDL's tests (apt-get install libudev1)"
 mkdir -p "$root$(dirname "$libudev")"
 cp -L "$libudev" "$root$libudev"
@@ -213,7 +216,7 @@ echo "${KERNEL_LANE_ONLY:-}" > "$root/lane/only"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard"
 # libsndfile is loaded when a sound file is first read or written (sound_file.c), so ldd does not
 # list it: it and its codecs go in as well.
-sndfile=$(ldconfig -p | awk '/libsndfile\.so\.1 / { print $NF; exit }')
+sndfile=$(ldconfig -p | awk '/libsndfile\.so\.1 / && !found { print $NF; found = 1 }')
 [ -n "$sndfile" ] || fail "ldconfig knows no libsndfile.so.1"
 for library in "$sndfile" $(ldd "$sndfile" | grep -o '/[^ ]*'); do
     [ -e "$root$library" ] || { mkdir -p "$root$(dirname "$library")"; cp -L "$library" "$root$library"; }

@@ -86,8 +86,11 @@ if [ ! -f "$modules/.complete" ]; then
              kernel/sound/soundcore.ko kernel/sound/core/snd.ko kernel/sound/core/snd-timer.ko
              kernel/sound/core/snd-pcm.ko kernel/sound/drivers/snd-aloop.ko)
     for module in "${shipped[@]}"; do
-        found=$(ls "/lib/modules/$kernel_version/$module"* 2>/dev/null | head -1)
-        [ -n "$found" ] || fail "linux-image-$kernel_version has no $module"
+        # A glob, not ls | head: an unmatched ls or a SIGPIPE would end the script under pipefail
+        # before the message below.
+        matches=("/lib/modules/$kernel_version/$module"*)
+        found=${matches[0]}
+        [ -e "$found" ] || fail "linux-image-$kernel_version has no $module"
         case "$found" in
             *.xz) xz -dc "$found" > "$modules/$(basename "$module")" ;;
             *.zst) zstd -qdc "$found" > "$modules/$(basename "$module")" ;;
@@ -113,8 +116,9 @@ fi
 # before they were needed gains them.
 for module in kernel/drivers/input/evdev.ko kernel/drivers/input/misc/uinput.ko; do
     [ -f "$modules/$(basename "$module")" ] && continue
-    found=$(ls "/lib/modules/$kernel_version/$module"* 2>/dev/null | head -1)
-    [ -n "$found" ] || fail "linux-image-$kernel_version has no $module"
+    matches=("/lib/modules/$kernel_version/$module"*)
+    found=${matches[0]}
+    [ -e "$found" ] || fail "linux-image-$kernel_version has no $module"
     case "$found" in
         *.xz) xz -dc "$found" > "$modules/$(basename "$module")" ;;
         *.zst) zstd -qdc "$found" > "$modules/$(basename "$module")" ;;

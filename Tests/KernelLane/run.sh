@@ -199,7 +199,7 @@ for tool in gpiodetect gpioinfo gpioget gpioset gpiomon arecord curl fftest; do 
 for tool in testhaptic testrumble; do copy_with_libraries "$root/bin" "/usr/libexec/installed-tests/SDL2/$tool"; done
 # The readers take the first match but read to the end: a reader that quits early (head, awk's
 # exit) can leave ldconfig writing to a closed pipe, and its SIGPIPE (141) then fails this script
-# under pipefail, as it did once when the host was busy.
+# under pipefail (awk's exit did so in 15 runs of 300 on an idle machine, and in one CI run).
 libudev=$(ldconfig -p | awk '/libudev\.so\.1 \(libc6,x86-64\)/ && !found { print $NF; found = 1 }')
 [ -n "$libudev" ] || fail "no libudev.so.1 for SDL's tests (apt-get install libudev1)"
 mkdir -p "$root$(dirname "$libudev")"

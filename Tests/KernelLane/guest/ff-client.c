@@ -232,8 +232,8 @@ int main(int argc, char **argv) {
 	expect(result == 0, "erased while playing");
 	pause_ms(400);
 
-	/* The latency figure: each play after the chip went quiet (the 20 ms rumble has ended). 200
-	 * plays, so that the p99 the lane prints is the second longest, not the longest. */
+	/* The latency figure: each play after the chip went quiet (the 20 ms rumble has ended). Enough
+	 * plays that the p99 the lane prints is not simply the longest. */
 	effect = rumble(0xffff, 0, 20);
 	result = upload(fd, &effect);
 	mark("ff-phase latency");

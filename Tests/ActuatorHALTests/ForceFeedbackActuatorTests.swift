@@ -86,6 +86,18 @@ final class ForceFeedbackActuatorTests: XCTestCase {
         XCTAssertEqual(actuator.powerState, .off)
         XCTAssertNil(actuator.effectID)
 
+        // Both the stop and the erase refused: the effect is still the actuator's, and the next
+        // sleep stops and erases it.
+        let (refusing, device2) = try drivingActuator()
+        device2.failures = 2
+        XCTAssertThrowsError(try refusing.sleep())
+        XCTAssertFalse(device2.playing.isEmpty)
+        XCTAssertNotEqual(refusing.powerState, .off, "not off while its effect may still play")
+        try refusing.sleep()
+        XCTAssertTrue(device2.playing.isEmpty)
+        XCTAssertTrue(device2.stored.isEmpty)
+        XCTAssertEqual(refusing.powerState, .off)
+
         let (gone, unplugged) = try drivingActuator()
         unplugged.isGone = true
         XCTAssertThrowsError(try gone.sleep()) { error in

@@ -131,17 +131,24 @@ public final class ForceFeedbackActuator: Actuator {
     }
 
     /// → off: the effect stops and is erased, freeing its slot. The erase is made even when the
-    /// stop fails (the kernel stops an effect it erases), and the actuator is off afterwards
-    /// whatever failed, so the next wake uploads afresh; the first failure is rethrown.
+    /// stop fails (the kernel stops an effect it erases); once it is erased, or the device is gone,
+    /// the actuator is off and the next wake uploads afresh. An erase the device refused leaves the
+    /// effect this actuator's to stop and erase on the next try. The first failure is rethrown.
     @discardableResult public func sleep() throws -> PowerTransitionReport {
         let from = powerState
         var failure: (any Error)?
         do { try stop() } catch { failure = error }
         if let id = effectID {
+            do throws(ForceFeedbackError) {
+                try sink.erase(effectID: id)
+            } catch .deviceGone {
+                // Nothing is left to stop or erase.
+            } catch {
+                throw failure ?? error
+            }
             effectID = nil
             isPlaying = false
             amplitude = 0
-            do { try sink.erase(effectID: id) } catch { failure = failure ?? error }
         }
         powerState = .off
         if let failure { throw failure }

@@ -182,6 +182,8 @@ int hb_sound_file_write(const char *path, int container, const float *samples, u
     return 0;
 }
 
+int hb_resample_ratio_is_valid(double ratio) { return src_is_valid_ratio(ratio); }
+
 int hb_resample(const float *input, unsigned long input_frames, unsigned int channels, double ratio,
                 float *output, unsigned long output_capacity, unsigned long *output_frames, const char **message) {
     *output_frames = 0;

@@ -126,6 +126,21 @@ final class SoundFileDecoderTests: XCTestCase {
         }
     }
 
+    func testARatioLibsamplerateRefusesIsRefusedBeforeAnyWork() throws {
+        // 100 frames at 100 Hz would be 48,000 frames at 48 kHz (480×); a file's header can claim any rate.
+        let slow = DecodedSound(sampleRate: 100, channels: 2, samples: [Float](repeating: 0.25, count: 200))
+        XCTAssertThrowsError(try SampleRateConverter.convert(slow, to: 48_000)) { error in
+            XCTAssertEqual(error as? SoundFileError, .resampling(from: 100, to: 48_000, reason: "libsamplerate converts by at most 256× either way, not 480×"))
+        }
+        let fast = DecodedSound(sampleRate: 384_000, channels: 1, samples: [0.5, 0.25])
+        XCTAssertThrowsError(try SampleRateConverter.convert(fast, to: 1_000)) { error in
+            XCTAssertEqual(error as? SoundFileError, .resampling(from: 384_000, to: 1_000, reason: "libsamplerate converts by at most 256× either way, not 1/384×"))
+        }
+        // At the limit it converts: 256 frames out of one second at 1/256 of the rate.
+        let edge = DecodedSound(sampleRate: 188, channels: 1, samples: [Float](repeating: 0, count: 188))
+        XCTAssertEqual(try SampleRateConverter.convert(edge, to: 48_128).frameCount, 48_128, accuracy: 1)
+    }
+
     func testMissingAndNonAudioFilesNameThePath() throws {
         let missing = folder.appendingPathComponent("missing.wav").path
         XCTAssertThrowsError(try SoundFileDecoder().decode(path: missing)) { error in

@@ -14,8 +14,10 @@ private let path: String = {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSound(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard FileManager.default.createFile(atPath: path, contents: Data(bytes: data, count: size)) else {
-        Invariant.require(false, "cannot write \(path)")
+    // Written in place, not through FileManager's atomic write: its fsync took a tenth of the run.
+    let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard file >= 0, write(file, data, size) == size, close(file) == 0 else {
+        Invariant.require(false, "cannot write \(path): \(String(cString: strerror(errno)))")
         return 0
     }
     let url = URL(fileURLWithPath: path)

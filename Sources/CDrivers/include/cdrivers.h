@@ -205,6 +205,9 @@ int hb_sound_file_read_mono(const char *path, double max_seconds, float **sample
 int hb_sound_file_write(const char *path, int container, const float *samples, unsigned long frames,
                         unsigned int channels, unsigned int rate, const char **message);
 
+/* Whether libsamplerate converts by `ratio` (output rate / input rate): at most 256× either way. */
+int hb_resample_ratio_is_valid(double ratio);
+
 /*
  * Converts `input_frames` interleaved frames of `channels` channels by `ratio` (output rate / input rate)
  * with libsamplerate's best band-limited sinc converter, into `output` (room for `output_capacity` frames).

@@ -115,6 +115,18 @@ final class EvaluationTests: XCTestCase {
         XCTAssertEqual(timeline.value(of: .hapticSharpnessControl, at: 0.1), 1, "clamped to −1…1")
     }
 
+    func testEveryControlKeepsItsOwnEntries() {
+        // Each id's entries sit at its ordinal: two ids sharing a slot would read each other's values.
+        XCTAssertEqual(DynamicParameterID.allCases.map(\.ordinal), Array(DynamicParameterID.allCases.indices))
+        let ids = DynamicParameterID.allCases
+        let timeline = ControlTimeline(
+            parameters: ids.enumerated().map { DynamicParameter($1, value: Double($0) / 20, time: 0) }, curves: [])
+        for (index, id) in ids.enumerated() {
+            XCTAssertEqual(timeline.value(of: id, at: 1), Double(index) / 20, "\(id)")
+        }
+        XCTAssertEqual(ControlTimeline(parameters: [], curves: []).value(of: .audioVolumeControl, at: 1), 1, "the default with no source")
+    }
+
     func testIntensityControlMultipliesAndSharpnessControlOffsetsWithClamping() {
         let pattern = HapticPattern(
             events: [

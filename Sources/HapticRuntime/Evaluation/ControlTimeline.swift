@@ -17,20 +17,23 @@ public struct ControlTimeline: Sendable {
         var source: Source
     }
 
-    /// Per id, entries sorted by start time (curves after parameters at equal times).
-    private let entries: [DynamicParameterID: [Entry]]
+    /// Per id (at its `DynamicParameterID.ordinal`), entries sorted by start time (curves after
+    /// parameters at equal times). An array, not a dictionary: compiling looks up a control per
+    /// event per sample, and a dictionary keyed by the id hashes its raw string each time (half
+    /// of `value(of:at:)`'s time in a profile of `inspect --program`).
+    private let entries: [[Entry]]
 
     /// Builds the timeline from dynamic parameters and curves in any order.
     public init(parameters: [DynamicParameter], curves: [ParameterCurve]) {
-        var entries: [DynamicParameterID: [(entry: Entry, rank: Int)]] = [:]
+        var entries = [[(entry: Entry, rank: Int)]](repeating: [], count: DynamicParameterID.allCases.count)
         for parameter in parameters {
-            entries[parameter.id, default: []].append((Entry(start: parameter.time, source: .constant(parameter.value)), 0))
+            entries[parameter.id.ordinal].append((Entry(start: parameter.time, source: .constant(parameter.value)), 0))
         }
         for curve in curves where !curve.controlPoints.isEmpty {
             let points = curve.controlPoints.sorted { $0.time < $1.time }
-            entries[curve.id, default: []].append((Entry(start: curve.time, source: .curve(points)), 1))
+            entries[curve.id.ordinal].append((Entry(start: curve.time, source: .curve(points)), 1))
         }
-        self.entries = entries.mapValues { list in
+        self.entries = entries.map { list in
             list.enumerated()
                 .sorted { lhs, rhs in
                     let (l, r) = (lhs.element, rhs.element)
@@ -49,7 +52,7 @@ public struct ControlTimeline: Sendable {
 
     /// The value of `id` at `time`, clamped to its range.
     public func value(of id: DynamicParameterID, at time: Double) -> Double {
-        guard let list = entries[id], let entry = Self.lastEntry(in: list, startingAtOrBefore: time) else {
+        guard let entry = Self.lastEntry(in: entries[id.ordinal], startingAtOrBefore: time) else {
             return id.defaultValue
         }
         let raw: Double
@@ -86,5 +89,25 @@ public struct ControlTimeline: Sendable {
         let span = b.time - a.time
         guard span > 0 else { return b.value }
         return a.value + (b.value - a.value) * (offset - a.time) / span
+    }
+}
+
+extension DynamicParameterID {
+    /// The id's position in `allCases`, for tables indexed by id.
+    var ordinal: Int {
+        switch self {
+        case .hapticIntensityControl: 0
+        case .hapticSharpnessControl: 1
+        case .hapticAttackTimeControl: 2
+        case .hapticDecayTimeControl: 3
+        case .hapticReleaseTimeControl: 4
+        case .audioVolumeControl: 5
+        case .audioPanControl: 6
+        case .audioPitchControl: 7
+        case .audioBrightnessControl: 8
+        case .audioAttackTimeControl: 9
+        case .audioDecayTimeControl: 10
+        case .audioReleaseTimeControl: 11
+        }
     }
 }

@@ -12,6 +12,16 @@ import HardwareMocks
 struct ForceFeedbackLatency {
     /// The effect played: full strong rumble for 20 ms.
     static let effect = ForceFeedbackEffect(kind: .rumble(strong: 0xFFFF, weak: 0), length: 20)
+    /// What SDL's Linux joystick backend uploads on every rumble call, into the slot it keeps:
+    /// the rumble's new magnitudes with the longest replay length (SDL_MAX_RUMBLE_DURATION_MS,
+    /// 65,535 ms), followed by a play. The game's thread waits in `EVIOCSFF` until the provider
+    /// has planned and compiled the effect.
+    static func rumbleUpdate(slot: Int16, strong: UInt16) -> ForceFeedbackEffect {
+        ForceFeedbackEffect(id: slot, kind: .rumble(strong: strong, weak: strong / 2), length: 0xFFFF)
+    }
+    /// A new magnitude for each update, as a racing game's engine note moves (each a different
+    /// effect to the provider: none is compiled already).
+    static func updatedMagnitude(_ sample: Int) -> UInt16 { UInt16(0x4000 + (sample * 67) % 0xA000) }
     /// How long each play is left to end before the next.
     static let settle = Duration.milliseconds(40)
     /// How long one play may take to reach the bus before the run gives up on it.
@@ -23,8 +33,21 @@ struct ForceFeedbackLatency {
     let realtime: Bool
     let samples: Int
 
-    /// Both figures: through the device, then `player.start(atTime: now)` of the same pattern.
-    func run() throws -> (device: LatenessHistogram, direct: LatenessHistogram) {
+    /// The figures of one run.
+    struct Figures {
+        /// `EV_FF` play → first bus write through the device.
+        var device = LatenessHistogram()
+        /// `player.start(atTime: now)` of the same pattern → first bus write.
+        var direct = LatenessHistogram()
+        /// A rumble update's `EVIOCSFF` (`rumbleUpdate`) → the provider's answer.
+        var updateUpload = LatenessHistogram()
+        /// The same update's `EVIOCSFF` → the first bus write of the play that follows it.
+        var updateToWrite = LatenessHistogram()
+    }
+
+    /// Every figure: through the device, then `player.start(atTime: now)` of the same pattern,
+    /// then rumble updates as SDL makes them.
+    func run() throws -> Figures {
         let rig = try ReadyChipEngine(clock: clock, scheduler: scheduler)
         let (bus, engine) = (rig.bus, rig.engine)
         try engine.wakeActuators()
@@ -40,25 +63,36 @@ struct ForceFeedbackLatency {
         // The first play prepares the chip for real-time drive; not measured.
         try client.play(effectID: id, count: 1)
         try clock.sleep(for: Self.settle)
-        var viaDevice = LatenessHistogram()
+        var figures = Figures()
         for _ in 0..<samples {
             bus.arm()
             let requested = clock.now
             try client.play(effectID: id, count: 1)
-            if let wrote = bus.waitForWrite(patience: Self.patience) { viaDevice.record(wrote - requested) }
+            if let wrote = bus.waitForWrite(patience: Self.patience) { figures.device.record(wrote - requested) }
             try clock.sleep(for: Self.settle)
         }
 
         let pattern = provider.plans(ofSlot: Int(id))[rig.actuator]?.pattern ?? HapticPattern()
         let player = try engine.makeAdvancedPlayer(with: pattern, on: rig.actuator)
-        var direct = LatenessHistogram()
         for _ in 0..<samples {
             bus.arm()
             let requested = clock.now
             try player.start(atTime: requested.seconds)
-            if let wrote = bus.waitForWrite(patience: Self.patience) { direct.record(wrote - requested) }
+            if let wrote = bus.waitForWrite(patience: Self.patience) { figures.direct.record(wrote - requested) }
             try clock.sleep(for: Self.settle)
         }
-        return (viaDevice, direct)
+
+        let slot = try client.upload(Self.rumbleUpdate(slot: -1, strong: 0x8000))
+        for sample in 0..<samples {
+            bus.arm()
+            let requested = clock.now
+            _ = try client.upload(Self.rumbleUpdate(slot: slot, strong: Self.updatedMagnitude(sample)))
+            figures.updateUpload.record(clock.now - requested)
+            try client.play(effectID: slot, count: 1)
+            if let wrote = bus.waitForWrite(patience: Self.patience) { figures.updateToWrite.record(wrote - requested) }
+            try client.play(effectID: slot, count: 0)
+            try clock.sleep(for: Self.settle)
+        }
+        return figures
     }
 }

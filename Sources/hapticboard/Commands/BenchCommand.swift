@@ -37,7 +37,10 @@ struct BenchCommand: ParsableCommand {
         kernel device until the first register write of the effect reaches a zero-cost bus \
         (the provider's thread reads it, the engine starts the effect's players, the timing \
         thread writes), beside the direct engine path in the same run: player.start(atTime: now) \
-        of the same pattern. Goal: p99 ≤ 200 µs through the device.
+        of the same pattern. Goal: p99 ≤ 200 µs through the device. Then rumble updates as \
+        SDL's Linux backend makes them (the slot's rumble uploaded again with new magnitudes and \
+        a 65,535 ms length, then played): how long the game waits in EVIOCSFF, and until the \
+        play's first write.
 
         --inputs measures only the input side: a press on a simulated GPIO line (a reader \
         thread blocked on it as on a line's event descriptor) until the first register write of \
@@ -135,9 +138,11 @@ struct BenchCommand: ParsableCommand {
         defer { scheduler.stopThread() }
         if ff {
             printError("bench: EV_FF play → first bus write, \(Self.forceFeedbackSamples) plays per path…")
-            let (device, direct) = try ForceFeedbackLatency(clock: clock, scheduler: scheduler, realtime: !noRealtime, samples: Self.forceFeedbackSamples).run()
-            let rows = [("EV_FF play → first bus write (simulated device, provider thread)", device),
-                        ("player.start(atTime: now) → first bus write (direct engine path)", direct)].map { method, histogram in
+            let figures = try ForceFeedbackLatency(clock: clock, scheduler: scheduler, realtime: !noRealtime, samples: Self.forceFeedbackSamples).run()
+            let rows = [("EV_FF play → first bus write (simulated device, provider thread)", figures.device),
+                        ("player.start(atTime: now) → first bus write (direct engine path)", figures.direct),
+                        ("SDL rumble update (65,535 ms): EVIOCSFF → answered", figures.updateUpload),
+                        ("SDL rumble update: EVIOCSFF → first bus write of its play", figures.updateToWrite)].map { method, histogram in
                 BenchReport.OverheadRow(method: method, samples: histogram.count, p50Microseconds: BenchReport.microseconds(histogram.percentile(50)),
                                         p99Microseconds: BenchReport.microseconds(histogram.percentile(99)), maxMicroseconds: BenchReport.microseconds(histogram.maximum))
             }
@@ -148,7 +153,7 @@ struct BenchCommand: ParsableCommand {
                 for row in rows {
                     print(String(format: "  %-70@ p50 %7.1f µs   p99 %7.1f µs   max %8.1f µs   (%d)", row.method as NSString, row.p50Microseconds, row.p99Microseconds, row.maxMicroseconds, row.samples))
                 }
-                let met = device.percentile(99) <= Self.forceFeedbackGoal
+                let met = figures.device.percentile(99) <= Self.forceFeedbackGoal
                 print("  goal: EV_FF play → bus p99 ≤ \(BenchReport.microseconds(Self.forceFeedbackGoal)) µs: \(met ? "met" : "missed")")
             }
             return

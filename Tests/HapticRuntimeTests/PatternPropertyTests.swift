@@ -17,10 +17,16 @@ import Testing
     /// Runs `body` on `count` patterns drawn from `seed`; `body` returns what is wrong with one.
     /// The first pattern with a problem is recorded with its problems and its AHAP text.
     static func check(count: Int, seed: UInt64, _ body: (HapticPattern) throws -> [String]) throws {
+        try check(count: count, seed: seed, from: pattern, body)
+    }
+
+    /// `check` over patterns from `patterns`.
+    static func check<Shrinker>(count: Int, seed: UInt64, from patterns: Generator<HapticPattern, Shrinker>,
+                                _ body: (HapticPattern) throws -> [String]) throws {
         let explored = ProcessInfo.processInfo.environment["HAPTICBOARD_PROPERTY_SEED"].flatMap(UInt64.init) ?? 0
         var random = Xoshiro(seed: (seed, explored, 0x6861_7074_6963, 0x626F_6172_64))
         for index in 0..<count {
-            let pattern = Self.pattern.run(using: &random)
+            let pattern = patterns.run(using: &random)
             let problems = try body(pattern)
             if !problems.isEmpty {
                 Issue.record("case \(index) of seed \(seed): \(problems.joined(separator: "; "))\n\(AHAP.write(pattern))")
@@ -65,6 +71,41 @@ import Testing
                       parameterCurves: curves.sorted { $0.time < $1.time })
     }
 
+    /// Levels of three values, so held levels and flat curve segments are common: where the
+    /// amplitude renderer skips steady samples (`SteadyStretchTests`).
+    static let coarse = grid(0...1, step: 0.5)
+
+    static let heldContinuous = zip(zip(grid(0...1, step: 0.001), grid(0.001...2, step: 0.001), coarse, coarse),
+                                    zip(grid(0...0.3, step: 0.001), grid(0...0.5, step: 0.001), grid(0...0.3, step: 0.001), Gen.bool))
+        .map { timing, envelope in
+            let ((time, duration, intensity, sharpness), (attack, decay, release, sustained)) = (timing, envelope)
+            return HapticEvent(type: .hapticContinuous, time: time, duration: duration, parameters: [
+                EventParameter(.hapticIntensity, intensity), EventParameter(.hapticSharpness, sharpness),
+                EventParameter(.attackTime, attack), EventParameter(.decayTime, decay), EventParameter(.releaseTime, release),
+                EventParameter(.sustained, sustained ? 1 : 0),
+            ])
+        }
+
+    static let heldCurve = zip(grid(0...1, step: 0.001), grid(0...0.5, step: 0.001).array(of: 1...5), coarse.array(of: 5), Gen.bool)
+        .map { time, offsets, values, isIntensity in
+            var at = 0.0
+            let points = offsets.enumerated().map { index, offset in
+                at += offset
+                return ControlPoint(time: at, value: isIntensity ? values[index] : values[index] * 2 - 1)
+            }
+            return ParameterCurve(isIntensity ? .hapticIntensityControl : .hapticSharpnessControl, time: time, controlPoints: points)
+        }
+
+    static let heldParameter = zip(grid(0...2, step: 0.001), coarse, Gen.bool).map { time, value, isIntensity in
+        DynamicParameter(isIntensity ? .hapticIntensityControl : .hapticSharpnessControl, value: isIntensity ? value : value * 2 - 1, time: time)
+    }
+
+    static let heldPattern = zip(transient.array(of: 0...2), heldContinuous.array(of: 1...3), heldCurve.array(of: 0...2), heldParameter.array(of: 0...3))
+        .map { transients, continuous, curves, parameters in
+            HapticPattern(version: 1, events: (transients + continuous).sorted { $0.time < $1.time },
+                          parameters: parameters.sorted { $0.time < $1.time }, parameterCurves: curves.sorted { $0.time < $1.time })
+        }
+
     /// The `sim` board's LRA in closed loop, the same LRA in open loop (signed amplitude, its own
     /// frequency), and an ERM.
     static let configurations = [
@@ -83,6 +124,17 @@ import Testing
             let read = try AHAP.read(text: AHAP.write(pattern), file: "generated.ahap").pattern
             return compilers.compactMap { compiler in
                 compiler.compile(read) == compiler.compile(pattern) ? nil : "\(compiler.capabilities.kind): the read pattern compiles differently"
+            }
+        }
+    }
+
+    @Test func skippingSteadySamplesChangesNoCommand() throws {
+        let compilers = Self.configurations.map(Self.compiler)
+        try Self.check(count: 150, seed: 7, from: Self.heldPattern) { pattern in
+            compilers.compactMap { compiler in
+                var sampling = compiler
+                sampling.skipsSteadyStretches = false
+                return compiler.compile(pattern) == sampling.compile(pattern) ? nil : "\(compiler.capabilities.kind): skipping steady samples changed the program"
             }
         }
     }

@@ -15,6 +15,10 @@ struct AmplitudeRenderer: Sendable {
     var signed: Bool
     /// Steps from zero to full amplitude.
     var steps: Int
+    /// Whether samples the content promises are unchanged are skipped (`StreamCursor.steadyUntil`).
+    /// They write nothing: a 65 s rumble is sampled a few times, not 65,535. Off only to check
+    /// that skipping changes no command.
+    var skipsSteadyStretches = true
 
     /// The renderer for an actuator with `capabilities`.
     init(evaluator: PatternEvaluator, capabilities: ActuatorCapabilities, rate: Double) {
@@ -33,10 +37,21 @@ struct AmplitudeRenderer: Sendable {
         var lastFrequency: Double?
         var cursor = slice.cursor()
         let count = max(1, Int(((span.end - span.start) * rate).rounded(.up)))
-        for k in 0..<count {
+        var previous: DriveLevel?
+        var k = 0
+        while k < count {
             let time = span.start + Double(k) / rate
             guard time < span.end else { break }
             let level = cursor.level(at: time)
+            k += 1
+            if skipsSteadyStretches, level == previous {
+                // Resumes one sample short of where the level may change, so rounding in the
+                // content's times never decides a sample.
+                let until = min(span.end, cursor.steadyUntil(after: time))
+                let resume = Int(((until - span.start) * rate).rounded(.down)) - 1
+                if resume > k { k = resume }
+            }
+            previous = level
             let amplitude = quantize(mapping.amplitude(for: level))
             if amplitude > 0, let frequency = mapping.adjustableFrequency(for: level.sharpness) {
                 let rounded = (frequency * 10).rounded() / 10

@@ -20,6 +20,9 @@ public struct PatternCompiler: Sendable {
     public var capabilities: ActuatorCapabilities
     /// Rates, costs and estimates.
     public var options: CompilerOptions
+    /// Whether the amplitude renderer skips samples the content promises are unchanged
+    /// (`AmplitudeRenderer.skipsSteadyStretches`); off only in tests, to compare.
+    var skipsSteadyStretches = true
 
     /// A compiler for one actuator.
     public init(capabilities: ActuatorCapabilities, options: CompilerOptions = CompilerOptions()) {
@@ -135,7 +138,8 @@ public struct PatternCompiler: Sendable {
             }
         }
         let blocks = (romItems.map(Block.rom) + spans.map(Block.stream)).sorted { $0.start < $1.start }
-        let renderer = AmplitudeRenderer(evaluator: evaluator, capabilities: capabilities, rate: rate)
+        var renderer = AmplitudeRenderer(evaluator: evaluator, capabilities: capabilities, rate: rate)
+        renderer.skipsSteadyStretches = skipsSteadyStretches
         var commands: [TimedCommand] = []
         var mode: DriveMode?
         var end = 0.0

@@ -117,4 +117,16 @@ struct StreamCursor {
         for pulse in activePulses { mix.add(pulse.level) }
         return mix.level
     }
+
+    /// The end of the stretch from `time`, the time of the last `level(at:)`, over which
+    /// `level(at:)` returns what it returned then: nothing starts or ends, and every sounding
+    /// event is steady (`PatternEvaluator.steadyUntil`). `time` itself while anything moves.
+    func steadyUntil(after time: Double) -> Double {
+        var until = min(earliestEnd, nextEvent < events.count ? events[nextEvent].start : .infinity,
+                        nextPulse < pulses.count ? pulses[nextPulse].time : .infinity)
+        for event in activeEvents where until > time {
+            until = min(until, evaluator.steadyUntil(eventAt: event.index, after: time))
+        }
+        return until
+    }
 }

@@ -63,7 +63,41 @@ public struct ControlTimeline: Sendable {
         return min(id.range.upperBound, max(id.range.lowerBound, raw))
     }
 
+    /// The end of the stretch from `time` over which `value(of: id, at:)` returns the value it
+    /// returns at `time`, bit for bit: the next entry's start, the end of a flat curve segment,
+    /// the curve's first point while it holds that value. `time` itself where the value moves
+    /// (on a sloped curve segment).
+    func steadyUntil(_ id: DynamicParameterID, after time: Double) -> Double {
+        let list = entries[id.ordinal]
+        let following = Self.entriesStarting(atOrBefore: time, in: list)
+        let next = following < list.count ? list[following].start : .infinity
+        guard following > 0, case .curve(let points) = list[following - 1].source,
+              let first = points.first, let last = points.last else { return next }
+        let start = list[following - 1].start
+        let offset = time - start
+        // Compared with what `interpolate` gives at `offset` itself, which at the first point's
+        // time is that point's value even where later points share its time.
+        let here = Self.interpolate(points, at: offset)
+        if offset < first.time { return min(next, start + first.time) }
+        if offset >= last.time { return here == last.value ? next : time }
+        // The segment interpolate(_:at:) reads just after `offset`: points[low].time ≤ offset < points[high].time.
+        var low = 0
+        var high = points.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if points[middle].time <= offset { low = middle } else { high = middle }
+        }
+        let flat = here == points[low].value && points[low].value == points[high].value
+        return flat ? min(next, start + points[high].time) : time
+    }
+
     private static func lastEntry(in list: [Entry], startingAtOrBefore time: Double) -> Entry? {
+        let count = entriesStarting(atOrBefore: time, in: list)
+        return count > 0 ? list[count - 1] : nil
+    }
+
+    /// How many of `list`'s entries start at or before `time`.
+    private static func entriesStarting(atOrBefore time: Double, in list: [Entry]) -> Int {
         // Binary search: curves of 1,000+ points and many parameters are common in real files.
         var low = 0
         var high = list.count
@@ -71,7 +105,7 @@ public struct ControlTimeline: Sendable {
             let middle = (low + high) / 2
             if list[middle].start <= time { low = middle + 1 } else { high = middle }
         }
-        return low > 0 ? list[low - 1] : nil
+        return low
     }
 
     /// Linear interpolation over sorted, non-empty `points` at `offset` seconds from the curve start.

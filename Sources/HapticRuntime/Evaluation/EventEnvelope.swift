@@ -46,4 +46,19 @@ public struct EventEnvelope: Sendable, Hashable {
         }
         return min(1, max(0, min(rise, fall, body)))
     }
+
+    /// The end (local time) of the stretch from `localTime` over which `gain(at:)` stays what it
+    /// is at `localTime`: the sustain between attack and release, the silence a decay ends in;
+    /// `localTime` itself while the gain moves.
+    func steadyUntil(after localTime: Double) -> Double {
+        guard localTime >= attack, localTime < duration else { return localTime }
+        if sustained {
+            // Rise and body at 1 from the attack's end; the fall reaches below 1 where the release begins.
+            let releaseStart = duration - release
+            return localTime < releaseStart && gain(at: localTime) == 1 ? releaseStart : localTime
+        }
+        // Past the attack a decaying body only falls, so once the gain is 0 it stays 0 (rise and
+        // fall are positive inside the event: only the body makes it 0).
+        return localTime > attack && gain(at: localTime) == 0 ? duration : localTime
+    }
 }

@@ -124,6 +124,20 @@ public struct PatternEvaluator: Sendable {
         return SoundingEvent(eventIndex: index, type: event.type, intensity: intensity, sharpness: sharpness)
     }
 
+    /// The end of the stretch from `time` over which `sounding(eventAt: index, at:)` gives what
+    /// it gives at `time`, bit for bit: its envelope and both of its controls are steady there.
+    /// `time` itself while any of them moves.
+    func steadyUntil(eventAt index: Int, after time: Double) -> Double {
+        let event = pattern.events[index]
+        guard let envelope = envelopes[index] else { return time }
+        let local = time - event.time
+        let envelopeSteady = envelope.steadyUntil(after: local)
+        guard envelopeSteady > local else { return time }
+        let channel = EventChannel.of(event.type)
+        return min(event.time + envelopeSteady, event.soundingEnd,
+                   controls.steadyUntil(channel.levelControl, after: time), controls.steadyUntil(channel.toneControl, after: time))
+    }
+
     private func shaped(eventAt index: Int, gain: Double, at time: Double) -> (Double, Double) {
         let channel = EventChannel.of(pattern.events[index].type)
         let own = eventLevels[index]

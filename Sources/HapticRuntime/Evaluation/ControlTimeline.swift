@@ -80,13 +80,7 @@ public struct ControlTimeline: Sendable {
         let here = Self.interpolate(points, at: offset)
         if offset < first.time { return min(next, start + first.time) }
         if offset >= last.time { return here == last.value ? next : time }
-        // The segment interpolate(_:at:) reads just after `offset`: points[low].time ≤ offset < points[high].time.
-        var low = 0
-        var high = points.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if points[middle].time <= offset { low = middle } else { high = middle }
-        }
+        let (low, high) = Self.segment(of: points, around: offset)
         let flat = here == points[low].value && points[low].value == points[high].value
         return flat ? min(next, start + points[high].time) : time
     }
@@ -108,17 +102,24 @@ public struct ControlTimeline: Sendable {
         return low
     }
 
-    /// Linear interpolation over sorted, non-empty `points` at `offset` seconds from the curve start.
-    static func interpolate(_ points: [ControlPoint], at offset: Double) -> Double {
-        guard let first = points.first, let last = points.last else { return 0 }
-        if offset <= first.time { return first.value }
-        if offset >= last.time { return last.value }
+    /// The segment of sorted `points` (two or more) that `offset`, between the first and last
+    /// point's times, falls in: points[low].time ≤ offset < points[high].time, high = low + 1.
+    private static func segment(of points: [ControlPoint], around offset: Double) -> (low: Int, high: Int) {
         var low = 0
         var high = points.count - 1
         while high - low > 1 {
             let middle = (low + high) / 2
             if points[middle].time <= offset { low = middle } else { high = middle }
         }
+        return (low, high)
+    }
+
+    /// Linear interpolation over sorted, non-empty `points` at `offset` seconds from the curve start.
+    static func interpolate(_ points: [ControlPoint], at offset: Double) -> Double {
+        guard let first = points.first, let last = points.last else { return 0 }
+        if offset <= first.time { return first.value }
+        if offset >= last.time { return last.value }
+        let (low, high) = segment(of: points, around: offset)
         let (a, b) = (points[low], points[high])
         let span = b.time - a.time
         guard span > 0 else { return b.value }

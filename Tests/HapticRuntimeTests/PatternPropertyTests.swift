@@ -55,15 +55,19 @@ import Testing
             ])
         }
 
-    static let curve = zip(grid(0...1, step: 0.001), grid(0...0.5, step: 0.001).array(of: 1...4), unit.array(of: 4), Gen.bool)
-        .map { time, offsets, values, isIntensity in
-            var at = 0.0
-            let points = offsets.enumerated().map { index, offset in
-                at += offset
-                return ControlPoint(time: at, value: isIntensity ? values[index] : values[index] * 2 - 1)
-            }
-            return ParameterCurve(isIntensity ? .hapticIntensityControl : .hapticSharpnessControl, time: time, controlPoints: points)
+    /// An intensity or sharpness curve starting at `time`, its points `offsets` apart with `values`
+    /// (0…1, mapped to −1…1 for sharpness).
+    static func parameterCurve(at time: Double, offsets: [Double], values: [Double], isIntensity: Bool) -> ParameterCurve {
+        var at = 0.0
+        let points = offsets.enumerated().map { index, offset in
+            at += offset
+            return ControlPoint(time: at, value: isIntensity ? values[index] : values[index] * 2 - 1)
         }
+        return ParameterCurve(isIntensity ? .hapticIntensityControl : .hapticSharpnessControl, time: time, controlPoints: points)
+    }
+
+    static let curve = zip(grid(0...1, step: 0.001), grid(0...0.5, step: 0.001).array(of: 1...4), unit.array(of: 4), Gen.bool)
+        .map { parameterCurve(at: $0, offsets: $1, values: $2, isIntensity: $3) }
 
     /// Up to six transients and continuous events and two curves, sorted by time as readers give them.
     static let pattern = zip(transient.array(of: 0...4), continuous.array(of: 0...3), curve.array(of: 0...2)).map { transients, continuous, curves in
@@ -87,14 +91,7 @@ import Testing
         }
 
     static let heldCurve = zip(grid(0...1, step: 0.001), grid(0...0.5, step: 0.001).array(of: 1...5), coarse.array(of: 5), Gen.bool)
-        .map { time, offsets, values, isIntensity in
-            var at = 0.0
-            let points = offsets.enumerated().map { index, offset in
-                at += offset
-                return ControlPoint(time: at, value: isIntensity ? values[index] : values[index] * 2 - 1)
-            }
-            return ParameterCurve(isIntensity ? .hapticIntensityControl : .hapticSharpnessControl, time: time, controlPoints: points)
-        }
+        .map { parameterCurve(at: $0, offsets: $1, values: $2, isIntensity: $3) }
 
     static let heldParameter = zip(grid(0...2, step: 0.001), coarse, Gen.bool).map { time, value, isIntensity in
         DynamicParameter(isIntensity ? .hapticIntensityControl : .hapticSharpnessControl, value: isIntensity ? value : value * 2 - 1, time: time)

@@ -23,7 +23,7 @@ final class SteadyStretchTests: XCTestCase {
 
     private func points(_ pairs: [(Double, Double)]) -> [ControlPoint] { pairs.map { ControlPoint(time: $0.0, value: $0.1) } }
 
-    /// Every case compiled with and without skipping, on each actuator; returns the differences.
+    /// `pattern` compiled with and without skipping on each actuator: the same program, and not an empty one.
     private func assertSkippingChangesNothing(_ pattern: HapticPattern, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
         for configuration in Self.configurations {
             let capabilities = EngineRig(configuration: configuration).actuator.capabilities
@@ -94,7 +94,7 @@ final class SteadyStretchTests: XCTestCase {
     }
 
     func testAHeldLevelIsSampledTheSameWithoutItsSteadySamples() {
-        // A minute-long rumble, as a force-feedback upload of SDL's 65,535 ms plans it: one event, a flat curve.
+        // A held rumble as a force-feedback upload plans one (one event, a flat intensity curve), 25 s long.
         assertSkippingChangesNothing(HapticPattern(
             events: [continuous(at: 0, duration: 25, intensity: 1, sharpness: 0.5)],
             parameterCurves: [ParameterCurve(.hapticIntensityControl, time: 0, controlPoints: points([(0, 0.7), (25, 0.7)]))]

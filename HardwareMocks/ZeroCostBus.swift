@@ -16,6 +16,9 @@ public final class ZeroCostBus: I2CBus, @unchecked Sendable {
     /// Guarded by `condition`.
     private var isArmed = false
     private var firstWrite: MonotonicInstant?
+    /// Guarded by `condition`: the stamp of every write while `isRecording`.
+    private var isRecording = false
+    private var recorded: [MonotonicInstant] = []
 
     public var speedHz: Int { device.speedHz }
     public var name: String { "zero-cost \(device.name)" }
@@ -38,6 +41,7 @@ public final class ZeroCostBus: I2CBus, @unchecked Sendable {
                     firstWrite = stamp
                     condition.broadcast()
                 }
+                if isRecording { recorded.append(stamp) }
             }
         }
         return try device.transaction(address: address, operations)
@@ -50,6 +54,25 @@ public final class ZeroCostBus: I2CBus, @unchecked Sendable {
         condition.withLock {
             isArmed = true
             firstWrite = nil
+        }
+    }
+
+    /// Starts stamping every write (room for `capacity` made now, so recording allocates
+    /// nothing on the writer's thread until then).
+    public func startRecording(capacity: Int) {
+        condition.withLock {
+            recorded.removeAll(keepingCapacity: false)
+            recorded.reserveCapacity(capacity)
+            isRecording = true
+        }
+    }
+
+    /// The stamps of every write since `startRecording`, in order; recording stops.
+    public func stopRecording() -> [MonotonicInstant] {
+        condition.withLock {
+            isRecording = false
+            defer { recorded = [] }
+            return recorded
         }
     }
 

@@ -120,6 +120,32 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(channel.compilations, 2, "other content is compiled")
     }
 
+    /// New content is compiled outside the engine's lock, which the timing thread takes to run
+    /// every actuator's commands; a caller holding the lock compiles under it as before, and a
+    /// program compiled ahead is not used once the engine's settings changed.
+    func testNewContentIsCompiledOutsideTheEnginesLock() throws {
+        let rig = EngineRig(statusPollInterval: nil)
+        try rig.engine.start()
+        let channel = try XCTUnwrap(rig.engine.channels.first)
+        _ = try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 1))
+        XCTAssertEqual(channel.compilations, 1)
+        XCTAssertEqual(channel.compiledAhead, 1)
+        _ = try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 1))
+        XCTAssertEqual(channel.compilations, 1, "kept: nothing compiled, ahead or not")
+
+        try rig.engine.locked { _ = try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 2)) }
+        XCTAssertEqual(channel.compilations, 2)
+        XCTAssertEqual(channel.compiledAhead, 1, "the caller held the lock: compiled under it")
+
+        let pattern = TestPatterns.buzz(duration: 3)
+        let ahead = rig.engine.compileAhead(pattern, for: [channel])
+        XCTAssertNotNil(ahead[channel.name])
+        rig.engine.playsHapticsOnly = true
+        let program = rig.engine.locked { rig.engine.compile(pattern, for: channel, ahead: ahead[channel.name]) }
+        XCTAssertEqual(channel.compiledAhead, 1, "compiled ahead under other settings: not used")
+        XCTAssertEqual(program, rig.engine.locked { channel.compiler.compile(pattern) })
+    }
+
     func testApplicationStopLeavesStandbyWithoutStoppedHandler() throws {
         let rig = EngineRig()
         let reasons = Collected<HapticEngine.StoppedReason>()

@@ -22,6 +22,23 @@ final class ForceFeedbackProviderTests: XCTestCase {
         XCTAssertEqual(rig.provider.counts.plays, 1)
     }
 
+    /// A game waits in EVIOCSFF while its effect is planned and compiled: that happens outside
+    /// the engine's lock, for an upload and for a new gain, so the other actuators' streams are
+    /// not held up meanwhile.
+    func testUploadsAndGainsCompileOutsideTheEnginesLock() throws {
+        let rig = try ForceFeedbackRig()
+        let channel = try XCTUnwrap(rig.engine.channels.first)
+        let id = try rig.client.upload(TestEffects.rumble(strong: 0x8000, weak: 0, length: 0xFFFF))
+        XCTAssertEqual(channel.compiledAhead, 1)
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.1)
+        try rig.client.setGain(0x8000)
+        XCTAssertEqual(channel.compiledAhead, 2)
+        rig.run(for: 0.1)
+        XCTAssertEqual(rig.drive(), 0.25, accuracy: step, "the playing effect continued at the new gain")
+        XCTAssertEqual(channel.compilations, channel.compiledAhead)
+    }
+
     /// The sequence a memoryless client (SDL's rumble, feedbackd) makes: upload, play, replace
     /// while playing, gain, stop, erase — and the drive follows without ever dropping to zero
     /// while an effect should play.

@@ -28,6 +28,8 @@ final class ActuatorChannel {
     private var programs: [HapticPattern: ActuatorProgram] = [:]
     /// Patterns compiled rather than found in `programs` (for tests).
     private(set) var compilations = 0
+    /// Of those, the ones compiled outside the engine's lock (for tests).
+    private(set) var compiledAhead = 0
     static let cachedProgramLimit = 64
     static let cachedProgramCommands = 512
     private let maximumContinuousDrive: Duration?
@@ -72,12 +74,26 @@ final class ActuatorChannel {
         keys = ChannelCommandKeys(actuator: name)
     }
 
-    /// `pattern` compiled for this actuator as it is now.
-    func program(for pattern: HapticPattern) -> ActuatorProgram {
+    /// The compiler as it is now and its generation, for compiling `pattern` outside the engine's
+    /// lock (`HapticEngine.compileAhead`); nil when the program is kept already.
+    func compilerIfNotKept(for pattern: HapticPattern) -> (compiler: PatternCompiler, generation: Int)? {
+        let compiler = self.compiler
+        return programs[pattern] == nil ? (compiler, compilerGeneration) : nil
+    }
+
+    /// `pattern` compiled for this actuator as it is now: kept, `ahead` when the current compiler
+    /// made it outside the lock, or compiled now.
+    func program(for pattern: HapticPattern, ahead: CompiledAhead? = nil) -> ActuatorProgram {
         let compiler = self.compiler
         if let program = programs[pattern] { return program }
         compilations += 1
-        let program = compiler.compile(pattern)
+        let program: ActuatorProgram
+        if let ahead, ahead.compilerGeneration == compilerGeneration, ahead.pattern == pattern {
+            compiledAhead += 1
+            program = ahead.program
+        } else {
+            program = compiler.compile(pattern)
+        }
         guard program.commands.count <= Self.cachedProgramCommands else { return program }
         if programs.count >= Self.cachedProgramLimit { programs.removeAll(keepingCapacity: true) }
         programs[pattern] = program
@@ -133,4 +149,14 @@ final class ActuatorChannel {
         if actuator.powerState != .ready { lead += actuator.budget(for: .prepare) }
         return lead
     }
+}
+
+/// A program compiled outside the engine's lock (`HapticEngine.compileAhead`), with what it was
+/// compiled from: used only while the engine's settings and the actuator's compiler are still those.
+struct CompiledAhead: Sendable {
+    /// The pattern as the engine's settings then left it for the actuator.
+    var pattern: HapticPattern
+    var compilerGeneration: Int
+    var settingsGeneration: Int
+    var program: ActuatorProgram
 }

@@ -312,9 +312,14 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     /// The pattern as compiled for `channel`, after the engine's audio settings: the one place
-    /// content is compiled.
-    func compile(_ pattern: HapticPattern, for channel: ActuatorChannel) -> ActuatorProgram {
-        let source = pattern
+    /// content is compiled. `ahead`, from `compileAhead`, is used when nothing it depends on changed.
+    func compile(_ pattern: HapticPattern, for channel: ActuatorChannel, ahead: CompiledAhead? = nil) -> ActuatorProgram {
+        let program = channel.program(for: compilable(pattern), ahead: ahead?.settingsGeneration == compileSettingsGeneration ? ahead : nil)
+        return playsHapticsOnlyValue ? program : extendedToItsSounds(program, of: pattern)
+    }
+
+    /// `pattern` as the engine's audio settings leave it for an actuator to compile.
+    private func compilable(_ pattern: HapticPattern) -> HapticPattern {
         var pattern = pattern
         // With a sound output attached, audio events play there rather than being reported as not played.
         if playsHapticsOnlyValue || mutedForAudio || audioOutput != nil {
@@ -323,8 +328,31 @@ public final class HapticEngine: @unchecked Sendable {
         if playsAudioOnlyValue {
             pattern.events.removeAll { $0.type.isHaptic }
         }
-        let program = channel.program(for: pattern)
-        return playsHapticsOnlyValue ? program : extendedToItsSounds(program, of: source)
+        return pattern
+    }
+
+    /// `pattern` compiled for each of `channels` that has not kept its program, outside the
+    /// engine's lock: compiling new content takes milliseconds (a 30 s AHAP with curves, 4 ms on
+    /// a 2-core VM), and the timing thread takes the lock to run every actuator's commands, so a
+    /// compile under it holds up every stream on the board. The settings and compilers read
+    /// under the lock are checked again when the programs are used (`compile(_:for:ahead:)`).
+    /// Called without the lock held; under it, nothing is compiled ahead.
+    func compileAhead(_ pattern: HapticPattern, for channels: [ActuatorChannel]) -> [String: CompiledAhead] {
+        typealias Work = (name: String, pattern: HapticPattern, compiler: PatternCompiler, generation: Int)
+        let (work, settings): ([Work], Int) = locked {
+            // Deeper than 1: the caller holds the lock, which compiling here would not release.
+            guard lockDepth == 1 else { return ([], 0) }
+            let compilable = compilable(pattern)
+            return (channels.compactMap { channel in
+                channel.compilerIfNotKept(for: compilable).map { (channel.name, compilable, $0.compiler, $0.generation) }
+            }, compileSettingsGeneration)
+        }
+        var ahead: [String: CompiledAhead] = [:]
+        for item in work {
+            ahead[item.name] = CompiledAhead(pattern: item.pattern, compilerGeneration: item.generation, settingsGeneration: settings,
+                                             program: item.compiler.compile(item.pattern))
+        }
+        return ahead
     }
 
     private func compileSettingsChanged() {

@@ -245,33 +245,39 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
                 }
             }
         case .gain(let gain):
-            engine.locked {
-                counted.gains += 1
-                setGain(gain)
-            }
+            engine.locked { counted.gains += 1 }
+            setGain(gain)
         case .autocenter:
             break
         }
     }
 
     /// Stores an uploaded effect, or says why not (the errno its uploader gets).
+    ///
+    /// The effect is planned and compiled outside the engine's lock (`HapticEngine.compileAhead`):
+    /// the timing thread runs every actuator's commands under it. Planning reads only the effect
+    /// and the gain, which changes on this thread alone; the slot is stored under the lock.
     private func store(_ effect: ForceFeedbackEffect) -> Errno? {
-        engine.locked {
+        let refused: Errno? = engine.locked {
             counted.uploads += 1
-            if let (errno, reason) = effect.refusal(slots: device.setup.capabilities.effectSlots, keys: device.setup.keys) {
-                counted.refusedUploads += 1
-                refusal = "upload to slot \(effect.id): \(reason) (\(errno))"
-                logger.info("\(refusal ?? "")")
-                return errno
-            }
-            let slot = Slot(effect: effect)
-            do {
-                try prepare(slot)
-            } catch {
+            guard let (errno, reason) = effect.refusal(slots: device.setup.capabilities.effectSlots, keys: device.setup.keys) else { return nil }
+            counted.refusedUploads += 1
+            refusal = "upload to slot \(effect.id): \(reason) (\(errno))"
+            logger.info("\(refusal ?? "")")
+            return errno
+        }
+        if let refused { return refused }
+        let slot = Slot(effect: effect)
+        do {
+            (slot.plans, slot.players) = try planned(effect)
+        } catch {
+            return engine.locked {
                 counted.refusedUploads += 1
                 refusal = "upload to slot \(effect.id): \(error)"
                 return .ioError
             }
+        }
+        return engine.locked {
             let replaced = slots[Int(effect.id)]
             slots[Int(effect.id)] = slot
             // ff-memless restarts a playing effect with its new parameters.
@@ -285,19 +291,19 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         }
     }
 
-    /// Plans the slot's effect at the current gain and compiles a player per actuator.
-    private func prepare(_ slot: Slot) throws {
+    /// `effect` planned at the current gain, with a player compiled for each actuator's plan.
+    private func planned(_ effect: ForceFeedbackEffect) throws -> ([String: ForceFeedbackPlan], [String: HapticAdvancedPatternPlayer]) {
         let capabilities = engine.capabilities
         var rates: [String: Double] = [:]
         for name in layout.actuators {
             if let capability = capabilities[name] { rates[name] = PatternCompiler(capabilities: capability, options: engine.compilerOptions).updateRate }
         }
-        slot.plans = ForceFeedbackPlan.plans(for: slot.effect, layout: layout, gain: Double(gainValue) / 0xFFFF, capabilities: capabilities, updateRates: rates)
+        let plans = ForceFeedbackPlan.plans(for: effect, layout: layout, gain: Double(gainValue) / 0xFFFF, capabilities: capabilities, updateRates: rates)
         var players: [String: HapticAdvancedPatternPlayer] = [:]
-        for (name, plan) in slot.plans {
+        for (name, plan) in plans {
             players[name] = try engine.makeAdvancedPlayer(with: plan.pattern, on: name)
         }
-        slot.players = players
+        return (plans, players)
     }
 
     /// A key of the device went down (a board button with a `key:`): every effect whose
@@ -364,23 +370,33 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     }
 
     /// Rescales every effect; playing ones continue from where they are at the new strength.
+    /// Each is planned and compiled again outside the engine's lock, as `store` does, then swapped
+    /// in under it.
     private func setGain(_ gain: UInt16) {
         guard gain != gainValue else { return }
-        gainValue = gain
-        let now = engine.clock.now
-        for slot in slots.values {
-            let old = slot.players
-            let wasPlaying = slot.isPlaying
+        // The slots as they are now: `stop()` may empty them from another thread meanwhile.
+        let stored = engine.locked {
+            gainValue = gain
+            return Array(slots.values)
+        }
+        for slot in stored {
+            let rescaled: ([String: ForceFeedbackPlan], [String: HapticAdvancedPatternPlayer])
             do {
-                try prepare(slot)
+                rescaled = try planned(slot.effect)
             } catch {
                 logger.warning("rescaling effect \(slot.effect.id): \(error)")
                 continue
             }
-            guard wasPlaying, let play = slot.play else { continue }
-            let (offset, remaining) = position(of: slot, startedAt: play.start, count: play.count, at: now)
-            slot.play = (now - .seconds(offset), remaining)
-            start(slot, count: remaining, offset: offset, replacing: old)
+            engine.locked {
+                let old = slot.players
+                let wasPlaying = slot.isPlaying
+                (slot.plans, slot.players) = rescaled
+                guard wasPlaying, let play = slot.play else { return }
+                let now = engine.clock.now
+                let (offset, remaining) = position(of: slot, startedAt: play.start, count: play.count, at: now)
+                slot.play = (now - .seconds(offset), remaining)
+                start(slot, count: remaining, offset: offset, replacing: old)
+            }
         }
     }
 

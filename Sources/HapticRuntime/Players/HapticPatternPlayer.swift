@@ -92,8 +92,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
         self.channels = channels
         streams = Array(repeating: nil, count: channels.count)
         commandTarget.player = self
+        let ahead = engine.compileAhead(sent.applied(to: pattern), for: channels)
         engine.locked {
-            recompile()
+            recompile(ahead: ahead)
             // The plan of a start from the beginning, and room for its pending commands, made now
             // so that `start()` only schedules.
             let planned = segmentPlan(from: 0, rate: rateValue)
@@ -260,10 +261,12 @@ public class HapticPatternPlayer: @unchecked Sendable {
         loopEndValue > 0 ? loopEndValue : programDuration
     }
 
-    private func recompile() {
+    /// Compiles the pattern for every channel, taking what `HapticEngine.compileAhead` made
+    /// outside the lock where it still holds.
+    private func recompile(ahead: [String: CompiledAhead] = [:]) {
         keptPlan = nil
         for channel in channels {
-            compiled[channel.name] = engine.compile(sent.applied(to: pattern), for: channel)
+            compiled[channel.name] = engine.compile(sent.applied(to: pattern), for: channel, ahead: ahead[channel.name])
         }
         compiledGeneration = currentCompileGeneration
     }

@@ -22,6 +22,19 @@ struct ForceFeedbackLatency {
     /// A new magnitude for each update, as a racing game's engine note moves (each a different
     /// effect to the provider: none is compiled already).
     static func updatedMagnitude(_ sample: Int) -> UInt16 { UInt16(0x4000 + (sample * 67) % 0xA000) }
+    /// A game's effect of content not uploaded before (a new magnitude each time): a 200 ms sine
+    /// followed for 10 s, so its level moves at every update and compiling it takes a while.
+    static func newWave(_ sample: Int, slot: Int16) -> ForceFeedbackEffect {
+        ForceFeedbackEffect(id: slot, kind: .periodic(.init(waveform: .sine, period: 200, magnitude: Int16(0x2000 + sample * 97))), length: 10_000)
+    }
+    /// The effect playing while `newWave`s are uploaded: a 40 ms triangle, which the provider
+    /// follows with a new level at each 1 ms update (a twentieth of full scale apart, so every
+    /// update is a register write).
+    static let streamedWave = ForceFeedbackEffect(kind: .periodic(.init(waveform: .triangle, period: 40, magnitude: 0x7FFF)), length: 20_000)
+    /// A gap between the stream's writes this long means an update came half a period late.
+    static let missedUpdateGap = Duration.microseconds(1_500)
+    /// Uploads made while `streamedWave` plays, 100 ms apart.
+    static let uploadsDuringStream = 40
     /// How long each play is left to end before the next.
     static let settle = Duration.milliseconds(40)
     /// How long one play may take to reach the bus before the run gives up on it.
@@ -43,6 +56,13 @@ struct ForceFeedbackLatency {
         var updateUpload = LatenessHistogram()
         /// The same update's `EVIOCSFF` → the first bus write of the play that follows it.
         var updateToWrite = LatenessHistogram()
+        /// The gaps between the register writes of `streamedWave`, one every 1 ms update, while
+        /// a client uploads `newWave` effects beside it: what compiling an upload holds up.
+        var streamGaps = LatenessHistogram()
+        /// Gaps of those longer than `missedUpdateGap`: updates written late by half a period or more.
+        var missedUpdates = 0
+        /// Each of those uploads' `EVIOCSFF` → the provider's answer.
+        var newWaveUpload = LatenessHistogram()
     }
 
     /// Every figure: through the device, then `player.start(atTime: now)` of the same pattern,
@@ -93,6 +113,30 @@ struct ForceFeedbackLatency {
             try client.play(effectID: slot, count: 0)
             try clock.sleep(for: Self.settle)
         }
+        try uploadWhileStreaming(client: client, bus: bus, into: &figures)
         return figures
+    }
+
+    private func uploadWhileStreaming(client: SimulatedForceFeedbackDevice.Client, bus: ZeroCostBus, into figures: inout Figures) throws {
+        let stream = try client.upload(Self.streamedWave)
+        try client.play(effectID: stream, count: 1)
+        try clock.sleep(for: .milliseconds(100))
+        // Every write from here on is the stream's: the uploads only compile.
+        bus.startRecording(capacity: Self.uploadsDuringStream * 200)
+        var slot: Int16 = -1
+        for sample in 0..<Self.uploadsDuringStream {
+            let requested = clock.now
+            slot = try client.upload(Self.newWave(sample, slot: slot))
+            figures.newWaveUpload.record(clock.now - requested)
+            try clock.sleep(for: .milliseconds(100))
+        }
+        let writes = bus.stopRecording()
+        try client.play(effectID: stream, count: 0)
+        try client.erase(effectID: stream)
+        try client.erase(effectID: slot)
+        for (earlier, later) in zip(writes, writes.dropFirst()) {
+            figures.streamGaps.record(later - earlier)
+            if later - earlier > Self.missedUpdateGap { figures.missedUpdates += 1 }
+        }
     }
 }

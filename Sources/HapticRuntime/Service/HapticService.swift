@@ -264,7 +264,10 @@ public final class HapticService: @unchecked Sendable {
         if let known { return known }
         let names = library.names.filter { name in
             guard let pattern = library.items[name]?.pattern, pattern.events.count <= limits.maximumEvents else { return false }
-            let duration = engine.locked { engine.channels.map { engine.compile(pattern, for: $0).duration }.max() ?? 0 }
+            // Compiled outside the engine's lock, which the timing thread needs for every stream
+            // playing meanwhile (a SIGHUP's reload comes while content plays).
+            let ahead = engine.compileAhead(pattern, for: engine.channels)
+            let duration = engine.locked { engine.channels.map { engine.compile(pattern, for: $0, ahead: ahead[$0.name]).duration }.max() ?? 0 }
             return duration <= limits.maximumDuration.secondsValue
         }
         // Kept only if no reload replaced the library meanwhile.

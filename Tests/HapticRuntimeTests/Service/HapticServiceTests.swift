@@ -1,8 +1,8 @@
 import ActuatorHAL
 import Foundation
-import HapticRuntime
 import HardwareMocks
 import XCTest
+@testable import HapticRuntime
 
 /// The service's rules on the simulated board, on virtual time.
 final class HapticServiceTests: XCTestCase {
@@ -177,6 +177,10 @@ final class HapticServiceTests: XCTestCase {
         limits.maximumEvents = 3
         try start(library: try ContentLibrary.load(folder: folder), limits: limits)
         XCTAssertEqual(service.playableLibraryNames, ["short"])
+        // Compiled outside the engine's lock, which streams playing meanwhile need.
+        let channel = try XCTUnwrap(service.engine.channels.first)
+        XCTAssertEqual(channel.compilations, 2, "short and long; busy has too many events to compile")
+        XCTAssertEqual(channel.compiledAhead, 2)
         for name in items.keys.sorted() {
             let refused = refusal { try self.service.play(ServicePlayRequest(content: .library(name)), from: self.kiosk) }
             XCTAssertEqual(refused == nil, service.playableLibraryNames.contains(name), "\(name): \(String(describing: refused))")

@@ -130,7 +130,7 @@ struct ForceFeedbackShape {
     /// the level: the corners of the envelope, every `rampStep` where the level bends, and
     /// `pointsPerPeriod` per followed period.
     func sampleTimes(through horizon: Double) -> [Double] {
-        var times: Set<Double> = [0, horizon]
+        var times: [Double] = [0]
         let step: Double?
         if case .periodic(let periodic) = effect.kind, followsWave {
             step = Double(periodic.period) / 1000 / Double(Self.pointsPerPeriod)
@@ -139,19 +139,29 @@ struct ForceFeedbackShape {
         } else {
             step = nil
         }
+        if let step, step > 0 {
+            var t = step
+            while t < horizon {
+                times.append(t)
+                t += step
+            }
+        }
+        times.append(horizon)
         if let envelope = effect.envelope {
             let attack = min(horizon, Double(envelope.attackLength) / 1000)
             let fadeStart = isEndless ? horizon : max(0, length - Double(envelope.fadeLength) / 1000)
             // Elsewhere attacks and fades are straight lines between these corners.
-            times.formUnion([attack, fadeStart].filter { $0 > 0 && $0 < horizon })
+            times.append(contentsOf: [attack, fadeStart].filter { $0 > 0 && $0 < horizon })
         }
-        if let step, step > 0 {
-            var t = step
-            while t < horizon {
-                times.insert(t)
-                t += step
-            }
+        // In order already but for the corners at the end, which the (run-detecting) sort merges
+        // in; a game waits in EVIOCSFF for this, and a set of every sample was sorted in full.
+        times.sort()
+        var kept = 0
+        for index in times.indices where kept == 0 || times[index] != times[kept - 1] {
+            times[kept] = times[index]
+            kept += 1
         }
-        return times.sorted()
+        times.removeLast(times.count - kept)
+        return times
     }
 }

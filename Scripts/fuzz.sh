@@ -85,8 +85,8 @@ fuzz_one() {
     for worker in $(seq "$workers"); do
         logs+=("$log$([ "$worker" -eq 1 ] || echo ".$worker")")
         # Swift's own backtracer would race libFuzzer's and AddressSanitizer's handlers for the crash.
-        # AddressSanitizer records the stack of every allocation, for its reports: that was a fifth
-        # of the board target's time (the YAML decoder allocates per node), 17 % of ahap's. A
+        # AddressSanitizer records the stack of every allocation, for its reports: that was 18 % of
+        # the board target's time (the YAML decoder allocates per node), 15 % of ahap's. A
         # failing input replays with the stacks (the command printed below); ASAN_OPTIONS given to
         # this script come after, so they win.
         SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="malloc_context_size=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$bin/fuzz-$target" "$work" "Fuzz/Corpus/$target" \

@@ -279,6 +279,52 @@ final class PlayerLoopParameterTests: XCTestCase {
         XCTAssertEqual(rig.drive(at: 1.4), 0)
     }
 
+    func testAPlayerSentAValueEveryFrameKeepsOnlyWhatIsStillHeard() throws {
+        let rig = EngineRig()
+        try rig.engine.start()
+        let player = try rig.engine.makePlayer(with: TestPatterns.buzz(duration: 30))
+        try player.start(atTime: 1.0)
+        rig.run(until: 1.1)
+        // Ten seconds of a game's 60 Hz control: the intensity steps through 0.1 ... 1.
+        for frame in 0..<600 {
+            try player.sendParameters([DynamicParameter(.hapticIntensityControl, value: Double(frame % 10 + 1) / 10, time: 0)], atTime: 0)
+            rig.run(until: rig.now.seconds + 1.0 / 60)
+        }
+        XCTAssertEqual(player.sentSourceCount, 1, "only the value in force")
+        // The last value (1.0, frame 599) plays on, a value sent ahead is kept until it is heard.
+        let full = rig.drive(at: rig.now.seconds - 0.005)
+        try player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0.5, time: 0)], atTime: rig.now.seconds + 0.5)
+        XCTAssertEqual(player.sentSourceCount, 2)
+        let sentAt = rig.now.seconds
+        rig.run(until: sentAt + 1)
+        XCTAssertEqual(rig.drive(at: sentAt + 0.25), full, accuracy: 0.01)
+        XCTAssertEqual(rig.drive(at: sentAt + 0.75) / full, 0.5, accuracy: 0.05)
+        try player.stop(atTime: 0)
+        rig.run(until: rig.now.seconds + 1)
+        rig.assertStoppedInStandby()
+    }
+
+    func testForgettingKeepsWhatIsInForceAndWhatIsToCome() {
+        var sent = SentParameters()
+        sent.add(DynamicParameter(.hapticIntensityControl, value: 0.2, time: 0.1))
+        sent.add(DynamicParameter(.hapticIntensityControl, value: 0.4, time: 0.3))
+        sent.add(DynamicParameter(.hapticIntensityControl, value: 0.9, time: 0.8))
+        sent.add(DynamicParameter(.hapticSharpnessControl, value: 0.7, time: 0.2))
+        sent.add(ParameterCurve(.hapticSharpnessControl, time: 0.4, controlPoints: [ControlPoint(time: 0, value: 0), ControlPoint(time: 0.2, value: 1)]))
+        sent.add(ParameterCurve(.hapticAttackTimeControl, time: 0.1, controlPoints: [ControlPoint(time: 0, value: 1), ControlPoint(time: 0.1, value: 0.5)]))
+        let before = ControlTimeline(parameters: sent.parameters, curves: sent.curves)
+        sent.forget(before: 0.5)
+        let after = ControlTimeline(parameters: sent.parameters, curves: sent.curves)
+        for id in [DynamicParameterID.hapticIntensityControl, .hapticSharpnessControl, .hapticAttackTimeControl] {
+            for time in stride(from: 0.5, through: 1.0, by: 0.05) {
+                XCTAssertEqual(after.value(of: id, at: time), before.value(of: id, at: time), accuracy: 1e-12, "\(id) at \(time)")
+            }
+        }
+        XCTAssertEqual(sent.parameters.map(\.time).sorted(), [0, 0, 0.8], "intensity 0.4 and the ended curve's 0.5 held from 0; 0.9 to come")
+        XCTAssertEqual(sent.curves.map(\.time), [0.4], "the sharpness curve still runs")
+        XCTAssertEqual(after.value(of: .hapticIntensityControl, at: 0), 0.4, "a seek back plays the latest value")
+    }
+
     func testARunningCurveContinuesIntoTheNextPass() {
         var sent = SentParameters()
         sent.add(DynamicParameter(.hapticSharpnessControl, value: 0.3, time: 0.02))

@@ -174,13 +174,16 @@ public class HapticPatternPlayer: @unchecked Sendable {
     }
 
     /// Applies dynamic parameters from `time` (0 = now); each parameter's own `time` is relative to
-    /// that. Commands from then on are recompiled and replaced; earlier ones are untouched.
+    /// that. Commands from then on are recompiled and replaced; earlier ones are untouched. A value
+    /// is a live control, as in Core Haptics: once playback has reached it, it is also what a seek
+    /// back or a restart plays with, and the values it replaced are forgotten.
     public func sendParameters(_ parameters: [DynamicParameter], atTime time: Double) throws {
         try engine.locked {
             let base = try patternTime(forControlTime: time)
             for parameter in parameters {
                 sent.add(DynamicParameter(parameter.id, value: parameter.value, time: base + parameter.time))
             }
+            try forgetParametersHeardAlready()
             try replan(from: base + (parameters.map(\.time).min() ?? 0))
         }
     }
@@ -190,8 +193,15 @@ public class HapticPatternPlayer: @unchecked Sendable {
         try engine.locked {
             let base = try patternTime(forControlTime: time)
             sent.add(ParameterCurve(curve.id, time: base + curve.time, controlPoints: curve.controlPoints))
+            try forgetParametersHeardAlready()
             try replan(from: base + curve.time)
         }
+    }
+
+    /// Drops the sent parameters that playback has left behind (`SentParameters.forget(before:)`),
+    /// keeping those in force now — the one just sent, when it applies now — and those to come.
+    private func forgetParametersHeardAlready() throws {
+        sent.forget(before: try patternTime(forControlTime: 0))
     }
 
     // MARK: Advanced playback (exposed by HapticAdvancedPatternPlayer)
@@ -293,6 +303,11 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// after it was made may find its sounds gone.
     func prerenderSounds() {
         engine.prerenderAudio(pattern)
+    }
+
+    /// Sent parameters and curves the player keeps (see `SentParameters.forget(before:)`).
+    var sentSourceCount: Int {
+        engine.locked { sent.parameters.count + sent.curves.count }
     }
 
     /// The commands of the player's programs, on all its actuators.

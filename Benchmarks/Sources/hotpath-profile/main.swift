@@ -3,18 +3,21 @@
 //   hotpath-profile schedule N  N × DeadlineScheduler.schedule(at: now) until the action runs
 //   hotpath-profile stream N    N real-time amplitude samples in steady state (virtual clock)
 //   hotpath-profile trigger N   N × HapticService.play of a rigid impact (what `serve` does below HTTP)
+//   hotpath-profile parameters N  N × sendParameters to a playing 30 s continuous player (a game's live control)
 // Divide a function's inclusive count by N for its cost per call.
 //   hotpath-profile start-times N  N starts after each of three pauses (0.2, 2, 20 ms), timed on the
 //                                  real clock: p50/p90/p99 µs from start() to the first write. Not for
 //                                  callgrind; run two builds one after the other to compare them.
 //   hotpath-profile trigger-times N  the same for HapticService.play of a rigid impact: from the call to
 //                                  the first write
+//   hotpath-profile parameters-times N  N sends to that player 1/60 s apart, timed on the real clock:
+//                                  p50/p90/max µs per hundred sends, which must not grow with the sends
 import BenchmarkFixtures
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let mode = arguments.first, let count = arguments.dropFirst().first.flatMap({ Int($0) }), count > 0 else {
-    FileHandle.standardError.write(Data("usage: hotpath-profile start|schedule|stream|trigger|start-times|trigger-times COUNT\n".utf8))
+    FileHandle.standardError.write(Data("usage: hotpath-profile start|schedule|stream|trigger|parameters|start-times|trigger-times|parameters-times COUNT\n".utf8))
     exit(2)
 }
 switch mode {
@@ -30,12 +33,26 @@ case "stream":
 case "trigger":
     let fixture = try ReadyService()
     for _ in 0..<count { try fixture.triggerOnce() }
+case "parameters":
+    let fixture = try ControlledPlayer()
+    for _ in 0..<count { _ = try fixture.sendOnce() }
 case "start-times":
     let fixture = try ReadyEngine()
     try printTimes(count, "starts") { try fixture.startOneClick() }
 case "trigger-times":
     let fixture = try ReadyService()
     try printTimes(count, "triggers") { try fixture.triggerOnce() }
+case "parameters-times":
+    let fixture = try ControlledPlayer()
+    for window in stride(from: 0, to: count, by: 100) {
+        var microseconds: [Double] = []
+        for _ in window..<min(window + 100, count) {
+            usleep(16_667)
+            microseconds.append(Double(try fixture.sendOnce().nanoseconds) / 1_000)
+        }
+        microseconds.sort()
+        print("sends \(window + 1)-\(window + microseconds.count): p50 \(microseconds[microseconds.count / 2]) µs, p90 \(microseconds[microseconds.count * 9 / 10]) µs, max \(microseconds.last ?? 0) µs")
+    }
 default:
     FileHandle.standardError.write(Data("hotpath-profile: unknown mode \(mode)\n".utf8))
     exit(2)

@@ -205,6 +205,34 @@ final class PlayerTests: XCTestCase {
         XCTAssertGreaterThan(board.chip.drive.level(at: .at(2.05)).amplitude, 0.5)
         XCTAssertGreaterThan(secondChip.drive.level(at: .at(2.05)).amplitude, 0.5)
     }
+
+    func testAKeptPlayerHoldsOnlyTheControlsStillToCome() throws {
+        let rig = EngineRig()
+        try rig.engine.start()
+        let player = try rig.engine.makeAdvancedPlayer(with: TestPatterns.buzz(duration: 1))
+        for press in 0..<200 {
+            let at = 1.0 + Double(press) * 0.1
+            try player.start(atTime: at)
+            try player.stop(atTime: at + 0.05)
+            XCTAssertEqual(player.scheduledControlCount, 1, "press \(press)")
+            rig.run(until: at + 0.09)
+            XCTAssertEqual(rig.drive(at: at + 0.07), 0, "stopped at its time")
+        }
+        XCTAssertEqual(player.scheduledControlCount, 0, "each stop forgotten once it ran")
+        let now = rig.now.seconds
+        try player.start(atTime: now + 0.1)
+        try player.pause(atTime: now + 0.3)
+        rig.run(until: now + 0.4)
+        XCTAssertEqual(player.scheduledControlCount, 0, "paused")
+        try player.resume(atTime: now + 1)
+        try player.stop(atTime: now + 2)
+        XCTAssertEqual(player.scheduledControlCount, 2)
+        try player.cancel()
+        XCTAssertEqual(player.scheduledControlCount, 0)
+        // Paused, the player had left the actuator to its idle timeouts.
+        rig.run(until: now + 10)
+        rig.assertStoppedInStandby()
+    }
 }
 
 final class PlayerLoopParameterTests: XCTestCase {

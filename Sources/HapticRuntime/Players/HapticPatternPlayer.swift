@@ -59,7 +59,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
     private var pending: [Int: Pending] = [:]
     private var nextEntry = 0
     private var loopToken: ScheduledToken?
-    private var controlTokens: [ScheduledToken] = []
+    /// Stops, pauses and resumes scheduled for a later time, by entry number; each is removed when
+    /// it runs, so a player kept for months holds only those still to come.
+    private var controlTokens: [Int: ScheduledToken] = [:]
     private var endedChannels: Set<String> = []
     private var muted = false
     /// The current segment's commands, in issue order; those before `planCursor` are scheduled.
@@ -224,15 +226,15 @@ public class HapticPatternPlayer: @unchecked Sendable {
             try engine.requireRunning()
             guard pausedOffset != nil else { return }
             let instant = try engine.instant(forTime: time, on: channels)
-            let resumeAt = UncheckedAction { [weak self] in
-                guard let self, let offset = self.pausedOffset else { return }
-                self.pausedOffset = nil
-                try self.begin(from: offset, at: instant)
+            let resumeAt: (HapticPatternPlayer) throws -> Void = { player in
+                guard let offset = player.pausedOffset else { return }
+                player.pausedOffset = nil
+                try player.begin(from: offset, at: instant)
             }
             if time == 0 {
-                try resumeAt.action()
+                try resumeAt(self)
             } else {
-                controlTokens.append(engine.scheduleControl(at: instant, key: controlKey("resume"), resumeAt.action))
+                scheduleControl(at: instant, "resume", resumeAt)
             }
         }
     }
@@ -303,6 +305,11 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// after it was made may find its sounds gone.
     func prerenderSounds() {
         engine.prerenderAudio(pattern)
+    }
+
+    /// Stops, pauses and resumes scheduled for later that have not run yet.
+    var scheduledControlCount: Int {
+        engine.locked { controlTokens.count }
     }
 
     /// Sent parameters and curves the player keeps (see `SentParameters.forget(before:)`).
@@ -572,11 +579,17 @@ public class HapticPatternPlayer: @unchecked Sendable {
                 try body(self)
                 return
             }
-            let instant = MonotonicInstant(nanoseconds: Int64((time * 1e9).rounded()))
-            controlTokens.append(engine.scheduleControl(at: instant, key: controlKey("control")) { [weak self] in
-                guard let self else { return }
-                try body(self)
-            })
+            scheduleControl(at: MonotonicInstant(nanoseconds: Int64((time * 1e9).rounded())), "control", body)
+        }
+    }
+
+    /// Schedules `body` at `instant` as a control command, kept in `controlTokens` until it runs.
+    private func scheduleControl(at instant: MonotonicInstant, _ action: String, _ body: @escaping (HapticPatternPlayer) throws -> Void) {
+        let entry = nextEntryNumber()
+        controlTokens[entry] = engine.scheduleControl(at: instant, key: controlKey(action)) { [weak self] in
+            guard let self else { return }
+            self.controlTokens[entry] = nil
+            try body(self)
         }
     }
 
@@ -676,8 +689,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     /// Drops the stops, pauses and resumes scheduled for a later time.
     private func cancelControls() {
-        for token in controlTokens { engine.scheduler.cancel(token) }
-        controlTokens = []
+        for token in controlTokens.values { engine.scheduler.cancel(token) }
+        controlTokens = [:]
     }
 
     /// Takes this player's level out of `channel`'s mix and its claim off it, writing nothing.

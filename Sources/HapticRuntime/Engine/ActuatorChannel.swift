@@ -31,6 +31,13 @@ final class ActuatorChannel {
     /// Of those, the ones compiled outside the engine's lock (for tests).
     private(set) var compiledAhead = 0
     static let cachedProgramLimit = 64
+
+    /// Empties the cache of programs: a soak measuring the heap at rest counts it out, as its fill
+    /// depends on what played last.
+    func dropCachedPrograms() {
+        programs.removeAll()
+    }
+
     static let cachedProgramCommands = 512
     private let maximumContinuousDrive: Duration?
     var mixer: AmplitudeMixer

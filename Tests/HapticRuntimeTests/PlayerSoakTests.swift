@@ -40,10 +40,11 @@ final class PlayerSoakTests: XCTestCase {
         XCTAssertEqual(rig.drive(at: rig.now.seconds), 0)
         XCTAssertTrue([.standby, .off].contains(rig.actuator.powerState), "\(rig.actuator.powerState)")
         // No growth after the second rest (warm: every kind of control has happened). The count
-        // of live allocations stays within the rests' own scatter; their bytes may rise in steps
-        // as queues and tables that keep their capacity meet a busier moment than before (over
-        // three simulated hours: 173, 221, then 285 KB), but not with each value sent: kept by a
-        // player for the hour, the values alone (24 bytes each or more) would double them.
+        // of live allocations stays within the rests' own scatter. Their bytes move with what the
+        // players hold at that moment (a sloped curve in force makes the note's program and plan
+        // dense), in steps (run for three simulated hours: 160 to 289 KB, flat for up to an hour between
+        // steps), not with each value sent: kept for the hour, the values alone (24 bytes each or
+        // more) would double them.
         let warm = try XCTUnwrap(rests.dropFirst().first)
         for (index, rest) in rests.enumerated().dropFirst(2) {
             XCTAssertLessThanOrEqual(rest.allocations - warm.allocations, 100, "live allocations at rest \(index): \(rests)")

@@ -124,7 +124,7 @@ final class PlayerSoakTests: XCTestCase {
         run(.seconds(40))
         // The cache of compiled programs fills with what played last and empties when full
         // (bounded: `cachedProgramLimit`); counted, it would hide a leak in its scatter.
-        engine.locked { engine.channels.forEach { $0.dropCachedPrograms() } }
+        engine.dropCachedPrograms()
         let statistics = MallocInterposerSwift.getStatistics()
         return (statistics.mallocCount - statistics.freeCount, statistics.mallocBytesCount - statistics.freeBytesCount)
     }

@@ -32,8 +32,7 @@ final class ActuatorChannel {
     private(set) var compiledAhead = 0
     static let cachedProgramLimit = 64
 
-    /// Empties the cache of programs: a soak measuring the heap at rest counts it out, as its fill
-    /// depends on what played last.
+    /// Empties the cache of programs (`HapticEngine.dropCachedPrograms`).
     func dropCachedPrograms() {
         programs.removeAll()
     }

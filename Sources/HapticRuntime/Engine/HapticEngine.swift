@@ -210,6 +210,14 @@ public final class HapticEngine: @unchecked Sendable {
     /// Whether any actuator is driven as audio — Core Haptics' `supportsAudio`.
     public var supportsAudio: Bool { channels.contains { $0.compiler.capabilities.supportsPCM } }
 
+    /// Lets go of the programs kept for content played before (at most 64 short ones per
+    /// actuator, so that content played again is not compiled again): the next play of that
+    /// content compiles it anew. A soak measuring the heap at rest counts the cache out this way,
+    /// as its fill depends on what played last.
+    func dropCachedPrograms() {
+        locked { channels.forEach { $0.dropCachedPrograms() } }
+    }
+
     /// The power transitions the engine made or was asked for, oldest first (the newest
     /// `recordedHistoryLimit`).
     public var powerTransitions: [RecordedPowerTransition] { locked { transitions } }

@@ -31,12 +31,6 @@ final class ActuatorChannel {
     /// Of those, the ones compiled outside the engine's lock (for tests).
     private(set) var compiledAhead = 0
     static let cachedProgramLimit = 64
-
-    /// Empties the cache of programs (`HapticEngine.dropCachedPrograms`).
-    func dropCachedPrograms() {
-        programs.removeAll()
-    }
-
     static let cachedProgramCommands = 512
     private let maximumContinuousDrive: Duration?
     var mixer: AmplitudeMixer
@@ -104,6 +98,11 @@ final class ActuatorChannel {
         if programs.count >= Self.cachedProgramLimit { programs.removeAll(keepingCapacity: true) }
         programs[pattern] = program
         return program
+    }
+
+    /// Empties the cache of programs (`HapticEngine.dropCachedPrograms`).
+    func dropCachedPrograms() {
+        programs.removeAll()
     }
 
     /// The scheduler learns bus costs per key: one key per actuator and kind of command.

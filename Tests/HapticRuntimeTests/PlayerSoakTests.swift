@@ -18,6 +18,11 @@ final class PlayerSoakTests: XCTestCase {
         rig.board.keepOnlyRecentHistory(64)
         try rig.engine.start()
         let players = try KeptPlayers(engine: rig.engine)
+        // The engine keeps the newest `recordedHistoryLimit` power transitions: filled to that
+        // bound first, so that its array, which in this soak grows toward it for hours (two or
+        // three transitions a click), is not counted as growth.
+        let filler = PowerTransitionReport(transition: .prepare, from: .standby, to: .ready, elapsed: .microseconds(10), budget: .milliseconds(1))
+        for _ in 0...HapticEngine.recordedHistoryLimit { rig.engine.record(filler, on: rig.engine.channels[0], automatic: true) }
         func run(for duration: Duration) { rig.scheduler.run(until: rig.now + duration) }
 
         var random = SplitMix64(seed: 0x50AC_1A7E)
@@ -39,16 +44,15 @@ final class PlayerSoakTests: XCTestCase {
 
         XCTAssertEqual(rig.drive(at: rig.now.seconds), 0)
         XCTAssertTrue([.standby, .off].contains(rig.actuator.powerState), "\(rig.actuator.powerState)")
-        // No growth after the second rest (warm: every kind of control has happened). The count
-        // of live allocations stays within the rests' own scatter. Their bytes move with what the
-        // players hold at that moment (a sloped curve in force makes the note's program and plan
-        // dense), in steps (run for three simulated hours: 160 to 289 KB, flat for up to an hour between
-        // steps), not with each value sent: kept for the hour, the values alone (24 bytes each or
-        // more) would double them.
+        // No growth after the second rest (warm: every kind of control has happened), beyond the
+        // rests' own scatter: what the players hold at that moment varies (a sloped curve in force
+        // makes the note's program and plan dense). Run for three simulated hours: 366 to 581
+        // allocations and 141 to 156 KB live, not rising. Kept for the hour, the values sent alone
+        // (24 bytes each or more) would add over 100 KB.
         let warm = try XCTUnwrap(rests.dropFirst().first)
         for (index, rest) in rests.enumerated().dropFirst(2) {
-            XCTAssertLessThanOrEqual(rest.allocations - warm.allocations, 100, "live allocations at rest \(index): \(rests)")
-            XCTAssertLessThanOrEqual(rest.bytes, warm.bytes * 3 / 2, "live bytes at rest \(index): \(rests)")
+            XCTAssertLessThanOrEqual(rest.allocations - warm.allocations, 200, "live allocations at rest \(index): \(rests)")
+            XCTAssertLessThanOrEqual(rest.bytes - warm.bytes, 32_768, "live bytes at rest \(index): \(rests)")
         }
         XCTAssertGreaterThan(tally.sends, 4_000, "\(tally)")
         XCTAssertGreaterThan(tally.laterStops, 150, "\(tally)")

@@ -44,15 +44,23 @@ final class PlayerSoakTests: XCTestCase {
 
         XCTAssertEqual(rig.drive(at: rig.now.seconds), 0)
         XCTAssertTrue([.standby, .off].contains(rig.actuator.powerState), "\(rig.actuator.powerState)")
-        // No growth after the second rest (warm: every kind of control has happened), beyond the
-        // rests' own scatter: what the players hold at that moment varies (a sloped curve in force
-        // makes the note's program and plan dense). Run for three simulated hours: 366 to 581
-        // allocations and 141 to 156 KB live, not rising. Kept for the hour, the values sent alone
-        // (24 bytes each or more) would add over 100 KB.
+        // What the players keep is bounded whatever they were sent: per control, the source in
+        // force; no stop, pause or resume once it has run.
+        for player in players.all {
+            XCTAssertLessThanOrEqual(player.sentSourceCount, DynamicParameterID.allCases.count)
+            XCTAssertEqual(player.scheduledControlCount, 0)
+        }
+        // No growth of the heap after the second rest (warm: every kind of control has happened),
+        // beyond the rests' own scatter: what the players hold at that moment varies (a sloped
+        // curve in force makes the note's program and plan dense). Run for three simulated hours:
+        // 366 to 581 allocations and 141 to 156 KB live, not rising. The heap is the process's:
+        // run after other tests, their objects freed meanwhile lowered a rest by 750 allocations
+        // and 33 KB, so the bounds leave room. Kept for the hour, the values sent alone (24 bytes
+        // each or more) would add over 100 KB.
         let warm = try XCTUnwrap(rests.dropFirst().first)
         for (index, rest) in rests.enumerated().dropFirst(2) {
-            XCTAssertLessThanOrEqual(rest.allocations - warm.allocations, 200, "live allocations at rest \(index): \(rests)")
-            XCTAssertLessThanOrEqual(rest.bytes - warm.bytes, 32_768, "live bytes at rest \(index): \(rests)")
+            XCTAssertLessThanOrEqual(rest.allocations - warm.allocations, 300, "live allocations at rest \(index): \(rests)")
+            XCTAssertLessThanOrEqual(rest.bytes - warm.bytes, 65_536, "live bytes at rest \(index): \(rests)")
         }
         XCTAssertGreaterThan(tally.sends, 4_000, "\(tally)")
         XCTAssertGreaterThan(tally.laterStops, 150, "\(tally)")

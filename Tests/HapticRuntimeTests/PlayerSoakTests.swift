@@ -8,8 +8,8 @@ import XCTest
 /// engine note under live control (bursts of `sendParameters` at 60 Hz, curves, pauses, seeks,
 /// rate changes), a looping rumble with its own controls, and a click started with a stop for
 /// later. Every ten minutes the players are stopped and the engine left to go idle, and the heap
-/// is measured: neither the allocations nor the bytes still live may grow from one rest to the
-/// next. (`SoakTests` does the same for the service, whose players are short and made per request.)
+/// is measured: neither the allocations nor the bytes still live may grow beyond the rests' own
+/// scatter. (`SoakTests` does the same for the service, whose players are short and made per request.)
 final class PlayerSoakTests: XCTestCase {
     func testOneSimulatedHourOfKeptPlayersUnderLiveControl() throws {
         let wallStart = ContinuousClock.now
@@ -54,8 +54,8 @@ final class PlayerSoakTests: XCTestCase {
         // beyond the rests' own scatter: what the players hold at that moment varies (a sloped
         // curve in force makes the note's program and plan dense). Run for three simulated hours:
         // 366 to 581 allocations and 141 to 156 KB live, not rising. The heap is the process's:
-        // run after other tests, their objects freed meanwhile lowered a rest by 750 allocations
-        // and 33 KB, so the bounds leave room. Kept for the hour, the values sent alone (24 bytes
+        // run after other tests in the test command, their objects freed meanwhile lowered a
+        // rest by about 740 allocations and 33–49 KB, so the bounds leave room. Kept for the hour, the values sent alone (24 bytes
         // each or more) would add over 100 KB.
         let warm = try XCTUnwrap(rests.dropFirst().first)
         for (index, rest) in rests.enumerated().dropFirst(2) {

@@ -60,7 +60,9 @@ public struct PCMQueueReading: Sendable, Hashable {
 
 /// A fault on a PCM device, carrying errno where ALSA gave one.
 public enum PCMError: Error, Sendable, Hashable, CustomStringConvertible {
-    case open(device: String, errno: Errno)
+    /// The device could not be opened; `reason` is ALSA's own, where it gave one (an ALSA dshare
+    /// channel already in use, a slave device that refused the configuration).
+    case open(device: String, errno: Errno, reason: String? = nil)
     case configure(device: String, what: String, errno: Errno)
     /// An underrun that could not be recovered.
     case underrun(device: String)
@@ -68,7 +70,8 @@ public enum PCMError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .open(let device, let errno): return "cannot open PCM device \(device): \(errno)"
+        case .open(let device, let errno, let reason):
+            return "cannot open PCM device \(device): \(errno)" + (reason.map { " (ALSA: \($0))" } ?? "")
         case .configure(let device, let what, let errno): return "PCM device \(device): cannot set \(what): \(errno)"
         case .underrun(let device): return "PCM device \(device): unrecoverable underrun"
         case .io(let device, let errno): return "PCM device \(device): \(errno)"

@@ -29,13 +29,15 @@ public final class ALSAPCMSink: PCMSink {
         var handle: OpaquePointer?
         var failedSetting: UnsafePointer<CChar>?
         var bufferFrames: UInt = 0
-        let error = hb_pcm_open(device, rate, channels, &periodFrames, &bufferFrames, &handle, &failedSetting)
+        var reason = [CChar](repeating: 0, count: Self.reasonCapacity)
+        let error = hb_pcm_open(device, rate, channels, &periodFrames, &bufferFrames, &handle, &failedSetting, &reason, reason.count)
         guard error == 0, let handle else {
             let errno = error == 0 ? Errno.noMemory : Errno(rawValue: error)
             if let failedSetting {
                 throw .configure(device: device, what: String(cString: failedSetting), errno: errno)
             }
-            throw .open(device: device, errno: errno)
+            let alsaReason = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw .open(device: device, errno: errno, reason: alsaReason.isEmpty ? nil : alsaReason)
         }
         self.name = device
         self.handle = handle
@@ -46,6 +48,9 @@ public final class ALSAPCMSink: PCMSink {
     deinit {
         hb_pcm_close(handle)
     }
+
+    /// Room for alsa-lib's reason for refusing an open: its messages are one line.
+    private static let reasonCapacity = 160
 
     /// Writes every frame, blocking while the buffer is full; returns the frames written.
     /// - Throws: `PCMError.io` with EINVAL when the sample count is not a whole number of frames,

@@ -3,6 +3,8 @@
 #include <alsa/asoundlib.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 struct hb_pcm {
@@ -78,33 +80,42 @@ static int configure_software(snd_pcm_t *pcm, snd_pcm_uframes_t period_frames, c
     return result < 0 ? positive(result) : 0;
 }
 
-/* Discards alsa-lib's diagnostics; the shim returns errno and the caller reports it. */
-static void discard_alsa_message(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+/*
+ * alsa-lib prints its diagnostics ("Unknown PCM …", a dshare's "destination channel specified in
+ * bindings is already used") to stderr through a process-wide handler. Opening swaps in one that
+ * keeps the first message of the open instead, for the caller's error, and puts back whatever was
+ * there; the lock keeps two opens from restoring each other's handler or sharing the message.
+ */
+static pthread_mutex_t alsa_message_handler_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The first message of the open in progress (guarded by the lock); later ones are its context. */
+static char first_alsa_message[160];
+
+static void keep_first_alsa_message(const char *file, int line, const char *function, int err, const char *fmt, ...) {
     (void)file;
     (void)line;
     (void)function;
     (void)err;
-    (void)fmt;
+    if (first_alsa_message[0] != '\0') return;
+    va_list arguments;
+    va_start(arguments, fmt);
+    (void)vsnprintf(first_alsa_message, sizeof first_alsa_message, fmt, arguments);
+    va_end(arguments);
 }
-
-/*
- * alsa-lib prints configuration errors ("Unknown PCM …") to stderr through a process-wide handler.
- * Opening swaps in a silent one and puts back whatever was there; the lock keeps two opens from
- * restoring each other's silent handler.
- */
-static pthread_mutex_t alsa_message_handler_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int open_configured(const char *device, unsigned int rate, unsigned int channels,
                            unsigned long *period_frames, unsigned long *buffer_frames, hb_pcm **pcm,
                            const char **failed_setting);
 
 int hb_pcm_open(const char *device, unsigned int rate, unsigned int channels, unsigned long *period_frames,
-                unsigned long *buffer_frames, hb_pcm **pcm, const char **failed_setting) {
+                unsigned long *buffer_frames, hb_pcm **pcm, const char **failed_setting, char *reason,
+                size_t reason_size) {
     pthread_mutex_lock(&alsa_message_handler_lock);
+    first_alsa_message[0] = '\0';
     snd_lib_error_handler_t previous = snd_lib_error;
-    snd_lib_error_set_handler(discard_alsa_message);
+    snd_lib_error_set_handler(keep_first_alsa_message);
     int error = open_configured(device, rate, channels, period_frames, buffer_frames, pcm, failed_setting);
     snd_lib_error_set_handler(previous);
+    if (reason_size > 0) (void)snprintf(reason, reason_size, "%s", error == 0 ? "" : first_alsa_message);
     pthread_mutex_unlock(&alsa_message_handler_lock);
     return error;
 }

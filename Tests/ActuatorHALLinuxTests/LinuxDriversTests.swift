@@ -205,10 +205,13 @@ final class LinuxDriversTests: XCTestCase {
     func testOpeningAMissingPCMDeviceThrowsOpen() {
         let format = PCMFormat(sampleRate: 48_000, channels: 1, periodFrames: 128)
         XCTAssertThrowsError(try ALSAPCMSink(device: "hapticboard_no_such_device", format: format)) { error in
-            guard case .open(let device, _) = error as? PCMError else {
+            guard case .open(let device, _, let reason) = error as? PCMError else {
                 return XCTFail("expected open, got \(error)")
             }
             XCTAssertEqual(device, "hapticboard_no_such_device")
+            // alsa-lib's own reason, which errno (ENOENT) alone does not give.
+            XCTAssertEqual(reason, "Unknown PCM hapticboard_no_such_device")
+            XCTAssertTrue("\(error)".hasSuffix("(ALSA: Unknown PCM hapticboard_no_such_device)"), "\(error)")
         }
     }
 

@@ -77,11 +77,11 @@ final class PCMBoardFileTests: XCTestCase {
         let actuator = try XCTUnwrap(opened.actuator(named: "grips")?.actuator)
         XCTAssertEqual(actuator.powerState, .off, "nothing is opened until the actuator wakes")
         XCTAssertThrowsError(try actuator.wake()) { error in
-            guard case .open(let device, _)? = error as? PCMError else { return XCTFail("\(error)") }
+            guard case .open(let device, _, _)? = error as? PCMError else { return XCTFail("\(error)") }
             XCTAssertEqual(device, "hw:CARD=HapticboardNoSuchCard,DEV=0")
         }
         XCTAssertThrowsError(try opened.openSoundOutput(soundsIn: URL(fileURLWithPath: "."))) { error in
-            guard case .open(let device, _)? = error as? PCMError else { return XCTFail("\(error)") }
+            guard case .open(let device, _, _)? = error as? PCMError else { return XCTFail("\(error)") }
             XCTAssertEqual(device, "hw:CARD=HapticboardNoSoundCard,DEV=0")
         }
         let silent = try Board(yaml: board.components(separatedBy: "audio:")[0], source: "pcm.yml").open(on: SimulatedBoardHardware())

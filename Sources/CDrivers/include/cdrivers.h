@@ -136,10 +136,13 @@ typedef struct hb_pcm hb_pcm;
  * Opens `device` for blocking playback and configures it: S16_LE interleaved, exact rate and
  * channels, the period nearest `*period_frames` (updated to what the device chose) and a buffer of
  * four periods (`*buffer_frames`: what the device granted). On failure *failed_setting names the
- * setting (a static string).
+ * setting (a static string), and `reason` (`reason_size` bytes, never NULL) holds the first message
+ * alsa-lib gave, empty when it gave none: its own reason for refusing a device (an ALSA dshare
+ * channel already in use, a slave that refused its configuration), which errno alone does not say.
  */
 int hb_pcm_open(const char *device, unsigned int rate, unsigned int channels, unsigned long *period_frames,
-                unsigned long *buffer_frames, hb_pcm **pcm, const char **failed_setting);
+                unsigned long *buffer_frames, hb_pcm **pcm, const char **failed_setting, char *reason,
+                size_t reason_size);
 /*
  * Writes all `frames` interleaved frames, recovering from underruns (snd_pcm_recover); *recoveries
  * counts them. *written holds the frames accepted even on failure.

@@ -23,6 +23,25 @@ final class DeadlineSchedulerLatePolicyTests: XCTestCase {
         XCTAssertEqual(scheduler.pendingCount, 0)
     }
 
+    /// Housekeeping (a status poll, an idle timer) runs however late, like a control, and its
+    /// lateness — the kernel's wake-up, which the timing thread does not aim at — stays out of
+    /// the lateness figures.
+    func testLateHousekeepingRunsAndIsNotCountedAsLate() {
+        let clock = VirtualClock()
+        let scheduler = DeadlineScheduler(clock: clock, latePolicy: LatePolicy(transientTolerance: .milliseconds(3)))
+        let log = ActionLog()
+        scheduler.schedule(at: ms(1), class: .housekeeping, costKey: "main/standby", log.action("standby", clock: clock))
+        scheduler.schedule(at: ms(1), class: .control, costKey: "main/stop", log.action("stop", clock: clock))
+        clock.advance(to: ms(50))
+        scheduler.run(until: ms(60))
+        XCTAssertEqual(log.labels, ["standby", "stop"])
+        let metrics = scheduler.metrics
+        XCTAssertEqual(metrics.dispatched, 2)
+        XCTAssertEqual(metrics.droppedLate, 0)
+        XCTAssertEqual(metrics.lateness.count, 1, "only the stop's")
+        XCTAssertEqual(metrics.lateness.maximum, .milliseconds(49))
+    }
+
     func testAnEarlierLongActionMakesTheNextTransientLate() {
         let clock = VirtualClock()
         let scheduler = DeadlineScheduler(clock: clock)

@@ -17,15 +17,21 @@ final class SpinWindowTests: XCTestCase {
     func testAValueContinuingAStreamSpinsOnlyTheLastFewMicroseconds() {
         var window = SpinWindow()
         for _ in 0..<200 { window.observe(wakeUpError: .microseconds(80)) }
-        XCTAssertGreaterThan(window.margin(continuingStream: false), .microseconds(70), "an onset keeps the learned margin")
-        XCTAssertEqual(window.margin(continuingStream: true), SpinWindow.streamCeiling)
+        XCTAssertGreaterThan(window.margin(for: .onset), .microseconds(70), "an onset keeps the learned margin")
+        XCTAssertEqual(window.margin(for: .continuingStream), SpinWindow.streamCeiling)
+    }
+
+    func testHousekeepingIsNotSpunFor() {
+        var window = SpinWindow()
+        for _ in 0..<200 { window.observe(wakeUpError: .microseconds(80)) }
+        XCTAssertEqual(window.margin(for: .none), .zero)
     }
 
     func testAStreamsMarginIsNeverMoreThanTheLearnedOne() {
         var window = SpinWindow()
         for _ in 0..<200 { window.observe(wakeUpError: .microseconds(3)) }
-        XCTAssertLessThan(window.margin(continuingStream: true), SpinWindow.streamCeiling)
-        XCTAssertEqual(window.margin(continuingStream: true), window.margin(continuingStream: false))
+        XCTAssertLessThan(window.margin(for: .continuingStream), SpinWindow.streamCeiling)
+        XCTAssertEqual(window.margin(for: .continuingStream), window.margin(for: .onset))
     }
 
     /// The timing thread on a `VirtualClock` whose sleeps block: where it sets its alarm before
@@ -40,6 +46,25 @@ final class SpinWindowTests: XCTestCase {
             let alarm = try XCTUnwrap(clock.waitForSleeper(), "\(commandClass): the thread sleeps toward the command")
             XCTAssertEqual(alarm, ms(10) - SpinWindow.initial, "\(commandClass) is an onset")
         }
+    }
+
+    /// The engine's bookkeeping (a status poll, an idle timer) is slept to, not spun for; an onset
+    /// queued behind it still gets the whole margin.
+    func testTheTimingThreadSleepsRightUpToHousekeeping() throws {
+        let clock = VirtualClock(sleepAdvancesTime: false)
+        let scheduler = DeadlineScheduler(clock: clock)
+        let polled = expectation(description: "the poll ran")
+        _ = scheduler.schedule(at: ms(10), class: .housekeeping, costKey: "main/status") { polled.fulfill() }
+        _ = scheduler.schedule(at: ms(20), class: .transient, costKey: "main/trigger1") {}
+        scheduler.startThread()
+        defer { scheduler.stopThread() }
+
+        XCTAssertEqual(clock.waitForSleeper(), ms(10), "housekeeping: no margin")
+        clock.advance(to: ms(10))
+        wait(for: [polled], timeout: 10)
+        // The sleep to the poll was a wake-up like any other: the window learned from it.
+        XCTAssertEqual(clock.waitForSleeper(deadlineAtOrBefore: ms(20)), ms(20) - scheduler.spinWindow, "the click behind it is an onset")
+        XCTAssertGreaterThanOrEqual(scheduler.spinWindow, SpinWindow.minimum)
     }
 
     /// A stream's value a period after the last wakes with the last 10 µs to spare; one after a

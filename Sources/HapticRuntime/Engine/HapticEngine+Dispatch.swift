@@ -15,9 +15,12 @@ extension HapticEngine {
     /// Schedules an engine action (wake, idle timers, drive checks, player control) with no bus
     /// cost of its own beyond `expectedCost`.
     @discardableResult
-    func scheduleControl(at deadline: MonotonicInstant, key: CostKey, expectedCost: Duration = .zero, _ action: @escaping () throws -> Void) -> ScheduledToken {
+    func scheduleControl(
+        at deadline: MonotonicInstant, key: CostKey, class commandClass: CommandClass = .control, expectedCost: Duration = .zero,
+        _ action: @escaping () throws -> Void
+    ) -> ScheduledToken {
         let box = UncheckedAction(action)
-        return enqueue(at: deadline, class: .control, costKey: key, expectedCost: expectedCost, action: .closure { [weak self] in
+        return enqueue(at: deadline, class: commandClass, costKey: key, expectedCost: expectedCost, action: .closure { [weak self] in
             guard let self else { return }
             try self.locked { try box.action() }
         })
@@ -231,7 +234,7 @@ extension HapticEngine {
 
     private func armDriveCheck(on channel: ActuatorChannel, at deadline: MonotonicInstant) {
         if let token = channel.driveGuard.checkToken { scheduler.cancel(token) }
-        channel.driveGuard.checkToken = scheduleControl(at: deadline, key: channel.keys.driveLimit) { [weak self, weak channel] in
+        channel.driveGuard.checkToken = scheduleControl(at: deadline, key: channel.keys.driveLimit, class: .housekeeping) { [weak self, weak channel] in
             guard let self, let channel else { return }
             try self.enforceDriveLimit(on: channel)
         }

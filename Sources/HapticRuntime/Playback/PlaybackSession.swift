@@ -283,7 +283,7 @@ public final class PlaybackSession {
             }
             if case .threaded = pace, let snapshot {
                 auxiliaryActionCount += 1
-                scheduler.schedule(at: clock.now, class: .control, costKey: "live-view") { snapshot() }
+                scheduler.schedule(at: clock.now, class: .housekeeping, costKey: "live-view") { snapshot() }
             }
             advance(by: frameInterval)
             frame?()

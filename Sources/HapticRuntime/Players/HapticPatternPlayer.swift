@@ -443,7 +443,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
         let refillAt = plan[planCursor].issueAt - Self.refillLead
         let key = refillKey ?? (channels.count == 1 ? channels[0].keys.playerPlan : CostKey("player-plan", actuators: channels.map(\.name)))
         refillKey = key
-        refillToken = engine.enqueue(at: refillAt, class: .control, costKey: key, expectedCost: .zero, action: .target(commandTarget, Self.refillEntry))
+        refillToken = engine.enqueue(at: refillAt, class: .housekeeping, costKey: key, expectedCost: .zero, action: .target(commandTarget, Self.refillEntry))
     }
 
     /// Schedules the planned commands `range`, all issued at one instant; those due on several
@@ -621,10 +621,11 @@ public class HapticPatternPlayer: @unchecked Sendable {
     // MARK: Called by the engine
 
     /// Schedules an engine follow-up for this player at `instant` (a ROM sequence's end being
-    /// polled), kept with its pending commands so stopping, cancelling or replanning drops it.
+    /// polled: housekeeping), kept with its pending commands so stopping, cancelling or
+    /// replanning drops it.
     func scheduleFollowUp(at instant: MonotonicInstant, key: CostKey, _ action: @escaping (HapticPatternPlayer) throws -> Void) {
         let entry = nextEntryNumber()
-        let token = engine.scheduleControl(at: instant, key: key) { [weak self] in
+        let token = engine.scheduleControl(at: instant, key: key, class: .housekeeping) { [weak self] in
             guard let self, self.fired(entry) else { return }
             try action(self)
         }

@@ -23,12 +23,12 @@ extension HapticEngine {
         let now = clock.now
         let timeouts = given ?? channel.idleTimeouts
         if timeouts.standby < timeouts.sleep {
-            channel.idleTokens.append(scheduleControl(at: now + timeouts.standby, key: channel.keys.standby) { [weak self, weak channel] in
+            channel.idleTokens.append(scheduleControl(at: now + timeouts.standby, key: channel.keys.standby, class: .housekeeping) { [weak self, weak channel] in
                 guard let self, let channel, channel.activePlayers.isEmpty else { return }
                 self.record(try channel.actuator.standby(), on: channel, automatic: true)
             })
         }
-        channel.idleTokens.append(scheduleControl(at: now + timeouts.sleep, key: channel.keys.sleep) { [weak self, weak channel] in
+        channel.idleTokens.append(scheduleControl(at: now + timeouts.sleep, key: channel.keys.sleep, class: .housekeeping) { [weak self, weak channel] in
             guard let self, let channel, channel.activePlayers.isEmpty else { return }
             channel.idleTokens = []
             self.record(try channel.actuator.sleep(), on: channel, automatic: true)

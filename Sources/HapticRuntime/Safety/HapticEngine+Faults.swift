@@ -25,7 +25,7 @@ extension HapticEngine {
     /// polling is off or already running).
     func armStatusPoll(on channel: ActuatorChannel) {
         guard let interval = channel.statusPollInterval, channel.statusPollToken == nil else { return }
-        channel.statusPollToken = scheduleControl(at: clock.now + interval, key: channel.keys.status, expectedCost: channel.statusReadCost) { [weak self, weak channel] in
+        channel.statusPollToken = scheduleControl(at: clock.now + interval, key: channel.keys.status, class: .housekeeping, expectedCost: channel.statusReadCost) { [weak self, weak channel] in
             guard let self, let channel else { return }
             channel.statusPollToken = nil
             self.monitoringActions += 1

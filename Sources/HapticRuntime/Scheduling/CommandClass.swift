@@ -8,6 +8,12 @@ public enum CommandClass: Sendable, Hashable {
     case stream(StreamID)
     /// Power, mode and stop commands: always run, however late.
     case control
+    /// The engine's own bookkeeping — status polls, the end of a ROM sequence, idle timers, the
+    /// continuous-drive limit, a player's plan refill: always runs, however late, like `control`,
+    /// but nothing felt or heard depends on its instant. So the timing thread sleeps right up to
+    /// it instead of waking early to spin (`SpinWindow`), and its lateness, which is the kernel's
+    /// wake-up, is left out of the scheduler's lateness figures.
+    case housekeeping
 }
 
 /// Names one stream of state-setting commands, e.g. "main/amplitude".

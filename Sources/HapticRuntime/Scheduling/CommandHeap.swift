@@ -46,11 +46,12 @@ struct CommandHeap {
 
     /// What ordering needs of the first command, read without copying it: a copy retains and
     /// releases its key's strings and its action, and the queue looks at every head often.
-    var firstOrder: (deadline: MonotonicInstant, token: ScheduledToken, isStream: Bool)? {
+    var firstOrder: (deadline: MonotonicInstant, token: ScheduledToken, isStream: Bool, isHousekeeping: Bool)? {
         guard !items.isEmpty else { return nil }
         return items.withUnsafeBufferPointer { heap in
             let isStream = if case .stream = heap[0].commandClass { true } else { false }
-            return (heap[0].deadline, heap[0].token, isStream)
+            let isHousekeeping = if case .housekeeping = heap[0].commandClass { true } else { false }
+            return (heap[0].deadline, heap[0].token, isStream, isHousekeeping)
         }
     }
 

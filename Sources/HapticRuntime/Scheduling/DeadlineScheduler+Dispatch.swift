@@ -61,7 +61,9 @@ extension DeadlineScheduler {
         let end = clock.now
         let handler: (@Sendable (any Error, CostKey) -> Void)? = condition.withLock {
             recordedMetrics.dispatched += 1
-            recordedMetrics.lateness.record(lateness)
+            // Housekeeping is not aimed at (`CommandClass.housekeeping`): its lateness is the
+            // kernel's wake-up, not the scheduler's timing.
+            if case .housekeeping = command.commandClass {} else { recordedMetrics.lateness.record(lateness) }
             guard failure != nil else {
                 // A failed action's duration says nothing about what a successful one costs.
                 pending.recordCost(end - start, of: command)

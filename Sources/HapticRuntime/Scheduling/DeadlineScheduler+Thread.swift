@@ -76,7 +76,7 @@ extension DeadlineScheduler {
                 condition.wait()
                 continue
             }
-            guard let (next, continuesStream) = pending.nextDispatch() else {
+            guard let (next, aim) = pending.nextDispatch() else {
                 condition.wait()
                 continue
             }
@@ -93,7 +93,7 @@ extension DeadlineScheduler {
                 continue
             }
             waitTarget = next
-            let wakeInstant = next - spinWindowState.margin(continuingStream: continuesStream)
+            let wakeInstant = next - spinWindowState.margin(for: aim)
             condition.unlock()
             if now < wakeInstant {
                 let outcome = Result { try threadSleeper.sleep(until: wakeInstant) }

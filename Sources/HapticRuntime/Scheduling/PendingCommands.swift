@@ -128,14 +128,16 @@ struct PendingCommands {
         return earliest()?.dispatchInstant
     }
 
-    /// The earliest dispatch instant of a live command, and whether that command is a stream's
-    /// value continuing it (within `streamContinuationGap` of the one before): the timing thread
-    /// spins less before one (`SpinWindow.margin(continuingStream:)`).
-    mutating func nextDispatch() -> (instant: MonotonicInstant, continuesStream: Bool)? {
+    /// The earliest dispatch instant of a live command, and how closely the timing thread aims at
+    /// it (`SpinWindow.margin(for:)`): a stream's value continuing it (within
+    /// `streamContinuationGap` of the one before) and housekeeping less than an onset.
+    mutating func nextDispatch() -> (instant: MonotonicInstant, aim: SpinWindow.Aim)? {
         defer { releaseDiscarded() }
         guard let next = earliest() else { return nil }
-        guard next.isStream, let previous = queues[next.queue].lastStreamValue else { return (next.dispatchInstant, false) }
-        return (next.dispatchInstant, next.dispatchInstant.nanoseconds - previous <= Self.streamContinuationGap.nanoseconds)
+        if next.isHousekeeping { return (next.dispatchInstant, .none) }
+        guard next.isStream, let previous = queues[next.queue].lastStreamValue else { return (next.dispatchInstant, .onset) }
+        let continues = next.dispatchInstant.nanoseconds - previous <= Self.streamContinuationGap.nanoseconds
+        return (next.dispatchInstant, continues ? .continuingStream : .onset)
     }
 
     /// Appends to `due` every live command whose dispatch instant is at or before `now`, in
@@ -155,7 +157,7 @@ struct PendingCommands {
 
     /// The queue's first command not cancelled; cancelled ones at the head are taken off (they
     /// would otherwise wake the thread for nothing) and set aside in `discarded`.
-    private mutating func liveHead(of index: Int) -> (deadline: MonotonicInstant, token: ScheduledToken, isStream: Bool)? {
+    private mutating func liveHead(of index: Int) -> (deadline: MonotonicInstant, token: ScheduledToken, isStream: Bool, isHousekeeping: Bool)? {
         while let head = queues[index].heap.firstOrder {
             if let known = queues[index].liveHead, known == (head.token.sequence, cancellations) { return head }
             if live.contains(head.token) {
@@ -167,13 +169,13 @@ struct PendingCommands {
         return nil
     }
 
-    private mutating func earliest() -> (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int, isStream: Bool)? {
-        var best: (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int, isStream: Bool)?
+    private mutating func earliest() -> (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int, isStream: Bool, isHousekeeping: Bool)? {
+        var best: (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int, isStream: Bool, isHousekeeping: Bool)?
         for index in queues.indices {
             guard let head = liveHead(of: index) else { continue }
             let instant = MonotonicInstant(nanoseconds: head.deadline.nanoseconds - queues[index].estimate.leadNanoseconds)
             if let current = best, (current.dispatchInstant, current.sequence) <= (instant, head.token.sequence) { continue }
-            best = (instant, head.token.sequence, index, head.isStream)
+            best = (instant, head.token.sequence, index, head.isStream, head.isHousekeeping)
         }
         return best
     }

@@ -16,8 +16,20 @@
 /// changes nothing an actuator can show (an LRA's cycle is 5–6 ms; the next value is a period
 /// away) and is counted late only past a period. Onsets keep the whole margin — one-off effects,
 /// controls, and a stream's first value after a gap (`PendingCommands.streamContinuationGap`):
-/// they are what sound and touch are aligned on.
+/// they are what sound and touch are aligned on. Housekeeping (`CommandClass.housekeeping`: status
+/// polls, idle timers) is not spun for at all: under a service's load its deadlines came a few
+/// per trigger, and spinning toward them took the CPU the requests needed.
 struct SpinWindow {
+    /// How closely the timing thread aims at the next command.
+    enum Aim: Equatable {
+        /// The whole learned margin: a click, a control, a stream's first value.
+        case onset
+        /// At most `streamCeiling`: a stream's value a period after the last.
+        case continuingStream
+        /// No margin: housekeeping, run when the kernel wakes the thread.
+        case none
+    }
+
     static let minimum = Duration.microseconds(2)
     static let maximum = Duration.microseconds(500)
     /// The most spun before a value continuing a stream: the last few microseconds.
@@ -32,10 +44,14 @@ struct SpinWindow {
     private var deviation = Duration.zero
     private(set) var duration = SpinWindow.initial
 
-    /// How long before the next dispatch to stop sleeping: the learned margin, at most
-    /// `streamCeiling` before a value continuing a stream.
-    func margin(continuingStream: Bool) -> Duration {
-        continuingStream ? min(duration, Self.streamCeiling) : duration
+    /// How long before the next dispatch to stop sleeping: the learned margin before an onset,
+    /// at most `streamCeiling` before a value continuing a stream, nothing before housekeeping.
+    func margin(for aim: Aim) -> Duration {
+        switch aim {
+        case .onset: duration
+        case .continuingStream: min(duration, Self.streamCeiling)
+        case .none: .zero
+        }
     }
 
     /// Adapts to one uninterrupted sleep that woke `error` after the instant it asked for.

@@ -89,13 +89,15 @@ static int configure_software(snd_pcm_t *pcm, snd_pcm_uframes_t period_frames, c
 static pthread_mutex_t alsa_message_handler_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The first message of the open in progress (guarded by the lock); later ones are its context. */
 static char first_alsa_message[160];
+/* The thread opening: another thread's message meanwhile (a stream's recovery) is not its reason. */
+static pthread_t opening_thread;
 
 static void keep_first_alsa_message(const char *file, int line, const char *function, int err, const char *fmt, ...) {
     (void)file;
     (void)line;
     (void)function;
     (void)err;
-    if (first_alsa_message[0] != '\0') return;
+    if (!pthread_equal(pthread_self(), opening_thread) || first_alsa_message[0] != '\0') return;
     va_list arguments;
     va_start(arguments, fmt);
     (void)vsnprintf(first_alsa_message, sizeof first_alsa_message, fmt, arguments);
@@ -111,6 +113,7 @@ int hb_pcm_open(const char *device, unsigned int rate, unsigned int channels, un
                 size_t reason_size) {
     pthread_mutex_lock(&alsa_message_handler_lock);
     first_alsa_message[0] = '\0';
+    opening_thread = pthread_self();
     snd_lib_error_handler_t previous = snd_lib_error;
     snd_lib_error_set_handler(keep_first_alsa_message);
     int error = open_configured(device, rate, channels, period_frames, buffer_frames, pcm, failed_setting);

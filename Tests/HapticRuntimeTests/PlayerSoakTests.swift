@@ -55,8 +55,8 @@ final class PlayerSoakTests: XCTestCase {
         // curve in force makes the note's program and plan dense). Run for three simulated hours:
         // 366 to 581 allocations and 141 to 156 KB live, not rising. The heap is the process's:
         // run after other tests in the test command, their objects freed meanwhile lowered a
-        // rest by about 740 allocations and 33–49 KB, so the bounds leave room. Kept for the hour, the values sent alone (24 bytes
-        // each or more) would add over 100 KB.
+        // rest by about 740 allocations and 33–49 KB, so the bounds leave room. Kept for the
+        // hour, the values sent alone (24 bytes each or more) would add over 100 KB.
         let warm = try XCTUnwrap(rests.dropFirst().first)
         for (index, rest) in rests.enumerated().dropFirst(2) {
             XCTAssertLessThanOrEqual(rest.allocations - warm.allocations, 300, "live allocations at rest \(index): \(rests)")

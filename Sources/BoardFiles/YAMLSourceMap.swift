@@ -16,6 +16,15 @@ struct YAMLSourceMap: LocatedNode {
     var elements: [YAMLSourceMap]? {
         node.sequence.map { $0.map(YAMLSourceMap.init) }
     }
+
+    func lastMember(named key: String) -> (position: BoardTextPosition?, value: YAMLSourceMap)? {
+        // Node.Mapping is not bidirectional: the last match is the last one met going forward.
+        var last: (key: Node, value: Node)?
+        for pair in node.mapping ?? [:] where pair.key.string == key {
+            last = pair
+        }
+        return last.map { ($0.key.mark.map(BoardTextPosition.init), YAMLSourceMap(node: $0.value)) }
+    }
 }
 
 extension BoardTextPosition {

@@ -3,6 +3,8 @@
 enum NameSuggestion {
     /// Longer names are not compared, so a hostile file cannot make the comparison expensive.
     private static let longestComparedName = 64
+    /// The most edits a suggestion may be away.
+    private static let maximumDistance = 2
 
     static func nearest(to name: String, in candidates: [String]) -> String? {
         let lowered = name.lowercased()
@@ -10,15 +12,20 @@ enum NameSuggestion {
             return sameLetters
         }
         guard name.count <= longestComparedName else { return nil }
-        let scored = candidates.map { (name: $0, distance: editDistance(lowered, $0.lowercased())) }
-        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2 else { return nil }
-        return best.name
+        let letters = Array(lowered)
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            let candidateLetters = Array(candidate.lowercased())
+            // A length that differs by more than the allowed edits is farther than that: no table.
+            guard abs(candidateLetters.count - letters.count) <= maximumDistance else { continue }
+            let distance = editDistance(letters, candidateLetters)
+            if distance <= maximumDistance, distance < best?.distance ?? .max { best = (candidate, distance) }
+        }
+        return best?.name
     }
 
     /// Levenshtein distance over characters.
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         var previous = Array(0...b.count)
         var current = previous

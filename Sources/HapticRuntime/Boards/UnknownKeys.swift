@@ -81,16 +81,23 @@ extension Decoder {
         // Not a mapping at all: the caller's container reports that.
         guard let container = try? self.container(keyedBy: AnyCodingKey.self) else { return }
         let knownNames = Set(names)
+        let keys = container.allKeys
+        let unknownKeys = keys.filter { !knownNames.contains($0.stringValue) }
+        guard !unknownKeys.isEmpty else { return }
         let problems = boardProblems
-        for key in container.allKeys where !knownNames.contains(key.stringValue) {
+        // Worked out once per mapping, not per unknown key: per key it was the key count times
+        // the known names' count times the key count again, a second of CPU for a mapping of a
+        // few thousand unknown keys.
+        let missing = knownNames.subtracting(keys.map(\.stringValue)).sorted()
+        let expected = "expected one of: \(knownNames.sorted().joined(separator: ", "))"
+        for key in unknownKeys {
             let hint: String
             // A near spelling of a key the mapping lacks is that key misspelt.
-            let missing = knownNames.filter { !container.allKeys.map(\.stringValue).contains($0) }.sorted()
             if let meant = NameSuggestion.nearest(to: key.stringValue, in: missing) {
                 hint = "did you mean '\(meant)'?"
                 problems.recordSuggestion(meant, at: codingPath)
             } else {
-                hint = "expected one of: \(knownNames.sorted().joined(separator: ", "))"
+                hint = expected
             }
             problems.record(.dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: "unknown key '\(key.stringValue)'; \(hint)")))
         }

@@ -24,6 +24,9 @@ package protocol LocatedNode: BoardSourceMap {
     var members: [(key: String, position: BoardTextPosition?, value: Self)]? { get }
     /// This sequence's elements; nil when this is not a sequence.
     var elements: [Self]? { get }
+    /// The last member named `key` (the one a decoder keeps), found without listing the others:
+    /// a problem's place is looked up for each problem, and a mapping may have thousands.
+    func lastMember(named key: String) -> (position: BoardTextPosition?, value: Self)?
 }
 
 extension LocatedNode {
@@ -33,7 +36,7 @@ extension LocatedNode {
         for component in keyPath.components {
             switch component {
             case .key(let key):
-                guard let member = node.members?.last(where: { $0.key == key }) else { return position }
+                guard let member = node.lastMember(named: key) else { return position }
                 position = member.position ?? position
                 node = member.value
             case .index(let index):
@@ -83,6 +86,11 @@ extension LocatedJSON: LocatedNode {
     var elements: [LocatedJSON]? {
         guard case .array(let elements) = kind else { return nil }
         return elements
+    }
+
+    func lastMember(named key: String) -> (position: BoardTextPosition?, value: LocatedJSON)? {
+        guard case .object(let members) = kind, let member = members.last(where: { $0.key == key }) else { return nil }
+        return (BoardTextPosition(member.keyPosition), member.value)
     }
 }
 

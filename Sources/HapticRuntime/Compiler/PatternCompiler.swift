@@ -225,7 +225,7 @@ public struct PatternCompiler: Sendable {
         while true {
             let busy = stream.spans(in: evaluator.pattern, joinGap: joinGap)
                 .map { TimeSpan(start: $0.start - cost, end: $0.end + brake) }
-            let collides = { (item: ROMItem) in busy.contains { $0.overlaps(item.occupancy(modeSwitchCost: cost)) } }
+            let collides = { (item: ROMItem) in busy.anyOverlaps(item.occupancy(modeSwitchCost: cost)) }
             let conflicting = romItems.filter(collides)
             guard !conflicting.isEmpty else { return }
             // All at once, then again: moved taps can lengthen spans and catch further triggers.

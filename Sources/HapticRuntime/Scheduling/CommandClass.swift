@@ -14,6 +14,17 @@ public enum CommandClass: Sendable, Hashable {
     /// it instead of waking early to spin (`SpinWindow`), and its lateness, which is the kernel's
     /// wake-up, is left out of the scheduler's lateness figures.
     case housekeeping
+
+    /// What the queue's order and the timing thread's aim need to know of a class.
+    enum Kind: Equatable {
+        /// `stream`: due values of one stream may go out together, and a value continuing it is
+        /// aimed at less closely.
+        case stream
+        /// `housekeeping`: slept to, not spun for.
+        case housekeeping
+        /// `transient` and `control`.
+        case other
+    }
 }
 
 /// Names one stream of state-setting commands, e.g. "main/amplitude".

@@ -46,12 +46,16 @@ struct CommandHeap {
 
     /// What ordering needs of the first command, read without copying it: a copy retains and
     /// releases its key's strings and its action, and the queue looks at every head often.
-    var firstOrder: (deadline: MonotonicInstant, token: ScheduledToken, isStream: Bool, isHousekeeping: Bool)? {
+    var firstOrder: (deadline: MonotonicInstant, token: ScheduledToken, kind: CommandClass.Kind)? {
         guard !items.isEmpty else { return nil }
         return items.withUnsafeBufferPointer { heap in
-            let isStream = if case .stream = heap[0].commandClass { true } else { false }
-            let isHousekeeping = if case .housekeeping = heap[0].commandClass { true } else { false }
-            return (heap[0].deadline, heap[0].token, isStream, isHousekeeping)
+            // Matched in place: binding the class would copy its stream's name.
+            let kind: CommandClass.Kind = switch heap[0].commandClass {
+            case .stream: .stream
+            case .housekeeping: .housekeeping
+            case .transient, .control: .other
+            }
+            return (heap[0].deadline, heap[0].token, kind)
         }
     }
 

@@ -134,8 +134,8 @@ struct PendingCommands {
     mutating func nextDispatch() -> (instant: MonotonicInstant, aim: SpinWindow.Aim)? {
         defer { releaseDiscarded() }
         guard let next = earliest() else { return nil }
-        if next.isHousekeeping { return (next.dispatchInstant, .none) }
-        guard next.isStream, let previous = queues[next.queue].lastStreamValue else { return (next.dispatchInstant, .onset) }
+        if next.kind == .housekeeping { return (next.dispatchInstant, .none) }
+        guard next.kind == .stream, let previous = queues[next.queue].lastStreamValue else { return (next.dispatchInstant, .onset) }
         let continues = next.dispatchInstant.nanoseconds - previous <= Self.streamContinuationGap.nanoseconds
         return (next.dispatchInstant, continues ? .continuingStream : .onset)
     }
@@ -147,17 +147,17 @@ struct PendingCommands {
     mutating func takeDue(at now: MonotonicInstant, into due: inout [DueCommand]) {
         while let next = earliest() {
             let lead = queues[next.queue].estimate.leadNanoseconds
-            guard next.dispatchInstant <= now || (next.isStream && next.dispatchInstant.nanoseconds <= now.nanoseconds + lead) else { return }
+            guard next.dispatchInstant <= now || (next.kind == .stream && next.dispatchInstant.nanoseconds <= now.nanoseconds + lead) else { return }
             if let command = queues[next.queue].heap.removeFirst() {
                 due.append(DueCommand(command: command, dispatchInstant: next.dispatchInstant))
-                if next.isStream { queues[next.queue].lastStreamValue = next.dispatchInstant.nanoseconds }
+                if next.kind == .stream { queues[next.queue].lastStreamValue = next.dispatchInstant.nanoseconds }
             }
         }
     }
 
     /// The queue's first command not cancelled; cancelled ones at the head are taken off (they
     /// would otherwise wake the thread for nothing) and set aside in `discarded`.
-    private mutating func liveHead(of index: Int) -> (deadline: MonotonicInstant, token: ScheduledToken, isStream: Bool, isHousekeeping: Bool)? {
+    private mutating func liveHead(of index: Int) -> (deadline: MonotonicInstant, token: ScheduledToken, kind: CommandClass.Kind)? {
         while let head = queues[index].heap.firstOrder {
             if let known = queues[index].liveHead, known == (head.token.sequence, cancellations) { return head }
             if live.contains(head.token) {
@@ -169,13 +169,13 @@ struct PendingCommands {
         return nil
     }
 
-    private mutating func earliest() -> (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int, isStream: Bool, isHousekeeping: Bool)? {
-        var best: (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int, isStream: Bool, isHousekeeping: Bool)?
+    private mutating func earliest() -> (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int, kind: CommandClass.Kind)? {
+        var best: (dispatchInstant: MonotonicInstant, sequence: UInt64, queue: Int, kind: CommandClass.Kind)?
         for index in queues.indices {
             guard let head = liveHead(of: index) else { continue }
             let instant = MonotonicInstant(nanoseconds: head.deadline.nanoseconds - queues[index].estimate.leadNanoseconds)
             if let current = best, (current.dispatchInstant, current.sequence) <= (instant, head.token.sequence) { continue }
-            best = (instant, head.token.sequence, index, head.isStream, head.isHousekeeping)
+            best = (instant, head.token.sequence, index, head.kind)
         }
         return best
     }

@@ -80,8 +80,8 @@ final class BenchReportTests: XCTestCase {
             BenchReport.overheadRow(PlayerStartOverhead.method, histogram([12])),
         ]
         let streams = [
-            BenchReport.streamRow(condition: "idle", result(.deadlineScheduler, [1], late: 0), count: 1_000),
-            BenchReport.streamRow(condition: "idle", result(.asyncAfter, [50], late: 20), count: 1_000),
+            BenchReport.streamRow(condition: "idle", [result(.deadlineScheduler, [1], late: 0)], count: 1_000),
+            BenchReport.streamRow(condition: "idle", [result(.asyncAfter, [50], late: 20)], count: 1_000),
         ]
         let figures = BenchReport.figures(lateness: lateness, overhead: overhead, streams: streams, coldPlay: nil, sync: nil)
         let start = try XCTUnwrap(figures.first { $0.figure.hasPrefix("player.start()") })
@@ -96,6 +96,26 @@ final class BenchReportTests: XCTestCase {
         XCTAssertEqual(loaded.ratio, Ratio(value: 40, isLowerBound: false))
         XCTAssertEqual(loaded.met, true)
         XCTAssertTrue(loaded.peer.contains("host p99"), loaded.peer)
+    }
+
+    func testAStreamFigureIsItsMedianRoundWithTheLateUpdatesOfAllRounds() {
+        func round(cpu milliseconds: Int, late: Int, steal: Duration?) -> PeriodicRunResult {
+            PeriodicRunResult(
+                method: .deadlineScheduler, lateness: histogram([1]), missing: 0, latePastOnePeriod: late,
+                cpu: .milliseconds(milliseconds), span: .seconds(1), hostSteal: steal
+            )
+        }
+        let row = BenchReport.streamRow(
+            condition: "idle", [round(cpu: 70, late: 1, steal: .zero), round(cpu: 40, late: 0, steal: nil), round(cpu: 50, late: 2, steal: .milliseconds(10))],
+            count: 1_000
+        )
+        XCTAssertEqual(row.method, "DeadlineScheduler")
+        XCTAssertEqual(row.roundsPercentOfOneCore.map { $0.rounded() }, [7, 4, 5])
+        XCTAssertEqual(row.percentOfOneCore, 5, "the middle round, not the 7 % one a neighbour inflated")
+        XCTAssertEqual(row.latePercent, 0.1, "3 of 3,000 updates")
+        XCTAssertEqual(row.hostStealMilliseconds, 10)
+        XCTAssertEqual(BenchReport.median([4, 1, 3, 2]), 2.5)
+        XCTAssertEqual(BenchReport.median([]), 0)
     }
 
     func testAMaximumOverOneMillisecondFailsOnlyWhereTheHostKeptItsOwnBelow() throws {

@@ -32,12 +32,13 @@ extension BenchReport {
             rows: overhead.map { [$0.method, String($0.samples), Self.number($0.p50Microseconds), Self.number($0.p99Microseconds), Self.number($0.maxMicroseconds)] }
         ).lines
         lines.append("")
-        lines.append("(c) a 1 kHz stream: CPU time (getrusage, busy threads taken out) and updates more than a period late;")
-        lines.append("    the scheduler idle uses \(Self.number(idleCPUPercentOfOneCore)) % of a core")
+        lines.append("(c) a 1 kHz stream: CPU time (getrusage, busy threads taken out; the median of rounds the methods")
+        lines.append("    took in turns) and updates more than a period late; the scheduler idle uses \(Self.number(idleCPUPercentOfOneCore)) % of a core")
         lines += TextTable(
-            header: ["condition", "method", "% of one core", "% late > 1 period", "host steal ms"],
+            header: ["condition", "method", "% of one core", "rounds", "% late > 1 period", "host steal ms"],
             rows: streams.map {
-                [$0.condition, $0.method, Self.number($0.percentOfOneCore), Self.number($0.latePercent), $0.hostStealMilliseconds.map(Self.number) ?? "-"]
+                [$0.condition, $0.method, Self.number($0.percentOfOneCore), $0.roundsPercentOfOneCore.map(Self.number).joined(separator: " "),
+                 Self.number($0.latePercent), $0.hostStealMilliseconds.map(Self.number) ?? "-"]
             },
             textColumns: 2
         ).lines

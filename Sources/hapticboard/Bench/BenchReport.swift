@@ -42,8 +42,11 @@ struct BenchReport: Encodable {
     struct StreamRow: Encodable {
         var condition: String
         var method: String
-        /// The method's CPU time as a share of one core (the busy threads' taken out).
+        /// The method's CPU time as a share of one core (the busy threads' taken out): the median
+        /// of its rounds.
         var percentOfOneCore: Double
+        /// Each round's share, in the order run (the methods' rounds alternate).
+        var roundsPercentOfOneCore: [Double]
         /// Updates served more than one period late, or skipped, as a share of all.
         var latePercent: Double
         var hostStealMilliseconds: Double?
@@ -124,12 +127,26 @@ struct BenchReport: Encodable {
         )
     }
 
-    static func streamRow(condition: String, _ result: PeriodicRunResult, count: Int) -> StreamRow {
-        StreamRow(
-            condition: condition, method: result.method.rawValue, percentOfOneCore: percentOfOneCore(cpu: result.cpu, span: result.span),
-            latePercent: count > 0 ? Double(result.latePastOnePeriod) / Double(count) * 100 : 0,
-            hostStealMilliseconds: result.hostSteal.map(milliseconds)
+    /// One method's stream in one condition from its rounds of `count` updates each: the median
+    /// round's CPU share (a round now and then lands beside something else the machine does), the
+    /// late updates and the steal of all rounds.
+    static func streamRow(condition: String, _ rounds: [PeriodicRunResult], count: Int) -> StreamRow {
+        let shares = rounds.map { percentOfOneCore(cpu: $0.cpu, span: $0.span) }
+        let updates = count * rounds.count
+        let steal = rounds.compactMap(\.hostSteal)
+        return StreamRow(
+            condition: condition, method: rounds.first?.method.rawValue ?? "", percentOfOneCore: median(shares), roundsPercentOfOneCore: shares,
+            latePercent: updates > 0 ? Double(rounds.map(\.latePastOnePeriod).reduce(0, +)) / Double(updates) * 100 : 0,
+            hostStealMilliseconds: steal.isEmpty ? nil : milliseconds(steal.reduce(.zero, +))
         )
+    }
+
+    /// The middle value (the mean of the two middle ones for an even count); 0 for none.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
 
     static func percentOfOneCore(cpu: Duration, span: Duration) -> Double {

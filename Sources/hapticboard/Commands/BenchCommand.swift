@@ -20,8 +20,9 @@ struct BenchCommand: ParsableCommand {
         millisecond so the waker is idle each time; and player.start() on an engine whose \
         (simulated DRV2605L) actuator is ready is timed until its first register write reaches a \
         zero-cost bus (transactions take no wire time), one start after each player's end. \
-        (c) In each condition, each method streams 1,000 amplitude values 1 ms apart: its CPU time \
-        (getrusage, the busy threads taken out) and the updates more than a period late. \
+        (c) In each condition, each method streams 1,000 amplitude values 1 ms apart, three times, \
+        the methods taking turns: its CPU time (getrusage, the busy threads taken out; the median \
+        of its three) and the updates more than a period late. \
         (d) Sound and haptic onsets of a pattern on the simulated board, per onset. \
         (e) `hapticboard play --effect 47` as a new process: start → first bus write, and its peak \
         resident memory. The machine is shared and noisy: compare within one run, as ratios. \
@@ -101,6 +102,8 @@ struct BenchCommand: ParsableCommand {
     /// The 1 kHz stream of part (c).
     static let streamPeriod = Duration.milliseconds(1)
     static let streamCount = 1_000
+    /// Rounds of the stream per method and condition; a method's figure is its median round.
+    static let streamRounds = 3
     /// Requests in part (b).
     static let overheadSamples = 1_000
     /// Player starts in part (b); each plays a short transient to its end.
@@ -186,8 +189,16 @@ struct BenchCommand: ParsableCommand {
             printError("bench: (a) \(condition): \(count) deadlines × \(TimingMethod.allCases.count) methods, then (c) a 1 kHz stream each…")
             let busy = BusyLoad(threads: threads)
             lateness += BenchReport.latenessRows(condition: condition, TimingMethod.allCases.map { periodic.run($0) })
+            // Rounds alternate between the methods, so that what else the machine does at one
+            // moment falls on one round of one method, not on one method's whole figure.
+            var rounds: [TimingMethod: [PeriodicRunResult]] = [:]
+            for _ in 0..<Self.streamRounds {
+                for method in TimingMethod.streaming {
+                    rounds[method, default: []].append(stream.run(method, stream: true, load: busy))
+                }
+            }
             streams += TimingMethod.streaming.map {
-                BenchReport.streamRow(condition: condition, stream.run($0, stream: true, load: busy), count: Self.streamCount)
+                BenchReport.streamRow(condition: condition, rounds[$0] ?? [], count: Self.streamCount)
             }
             busy.stop()
         }

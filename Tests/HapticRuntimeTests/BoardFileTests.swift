@@ -179,6 +179,19 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(found.last, "test.yml:2017:1: descripton: unknown key 'descripton'; did you mean 'description'?")
     }
 
+    func testANumberWithColonsIsRefusedWhereverANumberIsWanted() throws {
+        // YAML 1.1 would read 2:00 as 120 (base 60), and twelve such digits overflowed Yams's
+        // integer and trapped. A text value may still hold colons.
+        let text = validBoard
+            .replacingOccurrences(of: "vib-rated-mv: 2000", with: "vib-rated-mv: 2:00")
+            .replacingOccurrences(of: "library-sel: 6", with: "library-sel: 1:0:0:0:0:0:0:0:0:0:0:0")
+            .replacingOccurrences(of: "board: test", with: "board: test\ndescription: rev 2:30, bench unit")
+        XCTAssertEqual(try problems(in: text), [
+            "test.yml:14:5: actuators[0].vib-rated-mv: '2:00' is not a number here: write it in decimal (YAML 1.1 would read a number with colons in base 60, 1:30 as 90)",
+            "test.yml:17:5: actuators[0].library-sel: '1:0:0:0:0:0:0:0:0:0:0:0' is not a number here: write it in decimal (YAML 1.1 would read a number with colons in base 60, 1:30 as 90)",
+        ])
+    }
+
     func testABoardThatDoesNotCheckIsNotOpened() {
         let text = validBoard.replacingOccurrences(of: "reg: 0x5a", with: "reg: 0x5b").replacingOccurrences(of: "vib-rated-mv", with: "vib-rate-mv")
         XCTAssertThrowsError(try Board(yaml: text, source: "test.yml")) { error in

@@ -54,6 +54,13 @@ final class PCMBoardFileTests: XCTestCase {
         ])
     }
 
+    func testAChannelListWithABaseSixtyNumberIsRefused() throws {
+        let bad = board.replacingOccurrences(of: "channel-map: [3, 4]", with: "channel-map: [3, 1:0:0:0:0:0:0:0:0:0:0:0]")
+        XCTAssertEqual(try problems(in: bad), [
+            "pcm.yml:8:5: actuators[0].channel-map: '1:0:0:0:0:0:0:0:0:0:0:0' is not a number here: write it in decimal (YAML 1.1 would read a number with colons in base 60, 1:30 as 90)",
+        ])
+    }
+
     func testAnLRANeedsItsResonanceAndDeviceKeysAreRequired() throws {
         let lra = board.replacingOccurrences(of: "actuator-mode: voice-coil\n    resonant-frequency-hz: 160", with: "actuator-mode: LRA")
         XCTAssertEqual(try problems(in: lra), ["pcm.yml:4:5: actuators[0]: an LRA needs resonant-frequency-hz: it is driven by a sine at that frequency"])

@@ -121,6 +121,13 @@ extension KeyedDecodingContainer {
 
     /// The value at `key` when present; nil, with the problem recorded, when it is not a `T`.
     func optional<T: Decodable>(_ type: T.Type, _ key: Key, problems: BoardDecodingProblems) -> T? {
+        if let text = baseSixtyNumber(type, key) {
+            problems.record(.dataCorrupted(.init(
+                codingPath: codingPath + [key],
+                debugDescription: "'\(text)' is not a number here: write it in decimal (YAML 1.1 would read a number with colons in base 60, 1:30 as 90)"
+            )))
+            return nil
+        }
         do {
             return try decodeIfPresent(type, forKey: key)
         } catch let error as DecodingError {
@@ -129,5 +136,22 @@ extension KeyedDecodingContainer {
             problems.record(.dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: "\(error)")))
         }
         return nil
+    }
+
+    /// A number (or a list of numbers) `key` holds in colon form, when it does. YAML 1.1, which
+    /// Yams reads, takes `1:30` as 90 (base 60): a board's `vib-rated-mv: 2:00` would silently
+    /// be 120 mV. And Yams multiplies the digits out without checking: an integer of a dozen
+    /// such digits trapped the decoding (a fuzz finding), so it is refused before Yams reads it.
+    /// Decoders that keep numbers apart from text (JSON) give no text here.
+    private func baseSixtyNumber<T>(_ type: T.Type, _ key: Key) -> String? {
+        let texts: [String]?
+        if T.self is any Numeric.Type {
+            texts = (try? decodeIfPresent(String.self, forKey: key)).map { [$0] }
+        } else if T.self is [Int].Type || T.self is [Double].Type {
+            texts = try? decodeIfPresent([String].self, forKey: key)
+        } else {
+            return nil
+        }
+        return texts?.first { $0.contains(":") }
     }
 }

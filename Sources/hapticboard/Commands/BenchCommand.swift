@@ -26,7 +26,8 @@ struct BenchCommand: ParsableCommand {
         (d) Sound and haptic onsets of a pattern on the simulated board, per onset. \
         (e) `hapticboard play --effect 47` as a new process: start → first bus write, and its peak \
         resident memory. The machine is shared and noisy: compare within one run, as ratios. \
-        Takes about 4 × count × period per condition plus ten seconds.
+        Takes about 4 × count × period and nine seconds of streams per condition, plus ten \
+        seconds.
 
         --service measures only the service: a trigger over its Unix socket (one kept-alive \
         connection) and over WebSocket until the first bus write, beside the direct engine path; \

@@ -7,6 +7,9 @@ import HapticRuntime
 import Yams
 
 extension BoardFile {
+    /// Values an aliased board may hold beyond one per byte of its text.
+    static let aliasAllowance = 1_000
+
     /// Reads and decodes a board file; every failure names the file, line, column and key.
     package static func load(path: String) throws(BoardFileError) -> BoardFile {
         let text: String
@@ -34,7 +37,19 @@ extension BoardFile {
         } catch {
             throw BoardFileError(file: path, position: nil, keyPath: nil, message: "not valid YAML: \(error)")
         }
-        return try decoding(path: path, sourceMap: YAMLSourceMap(node: root)) { userInfo in
+        // An alias stands for its anchor's whole subtree: nine aliases of nine aliases, nine deep,
+        // make a few hundred bytes into 387 million values for the checks to walk (a "billion
+        // laughs"). Without aliases a value takes at least a byte of text, so a board may hold as
+        // many values, expanded, as its text has bytes: sharing ratings between actuators fits.
+        let sourceMap = YAMLSourceMap(node: root)
+        let valueLimit = text.utf8.count + Self.aliasAllowance
+        guard !sourceMap.expands(beyond: valueLimit) else {
+            throw BoardFileError(
+                file: path, position: nil, keyPath: nil,
+                message: "its aliases (*name) expand it to more than \(valueLimit) values, more than a board of its size holds; write the values out or share fewer"
+            )
+        }
+        return try decoding(path: path, sourceMap: sourceMap) { userInfo in
             try YAMLDecoder().decode(BoardDescription.self, from: text, userInfo: userInfo)
         }
     }

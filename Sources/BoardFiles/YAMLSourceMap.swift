@@ -27,6 +27,26 @@ struct YAMLSourceMap: LocatedNode {
     }
 }
 
+extension YAMLSourceMap {
+    /// Whether the tree, each alias counted as the values it stands for, holds more than `limit`
+    /// values (scalars, mappings, sequences and keys). The walk stops at the limit, so it costs
+    /// at most `limit` steps however far the aliases multiply.
+    func expands(beyond limit: Int) -> Bool {
+        var budget = limit
+        return !Self.count(node, within: &budget)
+    }
+
+    private static func count(_ node: Node, within budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
+        switch node {
+        case .scalar: return true
+        case .mapping(let mapping): return mapping.allSatisfy { count($0.key, within: &budget) && count($0.value, within: &budget) }
+        case .sequence(let sequence): return sequence.allSatisfy { count($0, within: &budget) }
+        }
+    }
+}
+
 extension BoardTextPosition {
     init(_ mark: Mark) {
         self.init(line: mark.line, column: mark.column)

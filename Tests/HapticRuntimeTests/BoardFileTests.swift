@@ -192,6 +192,24 @@ final class BoardFileTests: XCTestCase {
         ])
     }
 
+    func testAliasesThatMultiplyABoardBeyondItsSizeAreRefused() throws {
+        // Nine aliases of nine aliases, nine deep: 387 million values from 400 bytes, which the
+        // checks walked for as long as it took (a "billion laughs").
+        var text = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        for (name, previous) in zip("bcdefghi", "abcdefgh") {
+            text += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ") + "]\n"
+        }
+        text += "board: laughs\nbuses: *i\n"
+        XCTAssertThrowsError(try BoardFile.parse(text, path: "laughs.yml")) { error in
+            XCTAssertEqual((error as? BoardFileError)?.description, "laughs.yml: its aliases (*name) expand it to more than \(text.utf8.count + 1_000) values, more than a board of its size holds; write the values out or share fewer")
+        }
+        // Sharing a value is what aliases are for, and fits.
+        let shared = validBoard.replacingOccurrences(of: "vib-rated-mv: 2000", with: "vib-rated-mv: &rated 2000")
+            .replacingOccurrences(of: "vib-overdrive-mv: 2800", with: "vib-overdrive-mv: *rated")
+        XCTAssertEqual(try problems(in: shared), [])
+        XCTAssertEqual(try BoardFile.parse(shared, path: "test.yml").description.actuators.first?.vibOverdriveMillivolts, 2000)
+    }
+
     func testABoardThatDoesNotCheckIsNotOpened() {
         let text = validBoard.replacingOccurrences(of: "reg: 0x5a", with: "reg: 0x5b").replacingOccurrences(of: "vib-rated-mv", with: "vib-rate-mv")
         XCTAssertThrowsError(try Board(yaml: text, source: "test.yml")) { error in

@@ -9,6 +9,10 @@ import Yams
 extension BoardFile {
     /// Values an aliased board may hold beyond one per byte of its text.
     static let aliasAllowance = 1_000
+    /// The deepest a board file may nest by `YAMLNesting.bound(of:)`: the shipped boards come to
+    /// 20 at most, and Yams's recursion keeps 200 levels far inside any thread's stack (in a
+    /// release build about 1.7 KB a level: 4,700 levels filled the main thread's 8 MB).
+    static let maximumNesting = 200
 
     /// Reads and decodes a board file; every failure names the file, line, column and key.
     package static func load(path: String) throws(BoardFileError) -> BoardFile {
@@ -24,6 +28,13 @@ extension BoardFile {
 
     /// Decodes board YAML held in memory (`path` names it in errors).
     package static func parse(_ text: String, path: String) throws(BoardFileError) -> BoardFile {
+        let nesting = YAMLNesting.bound(of: text)
+        guard nesting <= Self.maximumNesting else {
+            throw BoardFileError(
+                file: path, position: nil, keyPath: nil,
+                message: "it may nest up to \(nesting) levels deep by its brackets, indicators and indentation, more than the \(Self.maximumNesting) a board file may; a board needs a handful"
+            )
+        }
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {

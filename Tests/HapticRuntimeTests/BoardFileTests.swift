@@ -1,4 +1,4 @@
-import BoardFiles
+@testable import BoardFiles
 import Foundation
 import XCTest
 @testable import HapticRuntime
@@ -208,6 +208,27 @@ final class BoardFileTests: XCTestCase {
             .replacingOccurrences(of: "vib-overdrive-mv: 2800", with: "vib-overdrive-mv: *rated")
         XCTAssertEqual(try problems(in: shared), [])
         XCTAssertEqual(try BoardFile.parse(shared, path: "test.yml").description.actuators.first?.vibOverdriveMillivolts, 2000)
+    }
+
+    func testABoardNestedBeyondWhatTheReaderCanRecurseIsRefused() throws {
+        // 5,000 nested brackets (10 KB) overflowed the stack in Yams's recursive composer.
+        let text = "board: deep\nbuses: " + String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000) + "\n"
+        XCTAssertThrowsError(try BoardFile.parse(text, path: "deep.yml")) { error in
+            XCTAssertEqual((error as? BoardFileError)?.description, "deep.yml: it may nest up to 10003 levels deep by its brackets, indicators and indentation, more than the 200 a board file may; a board needs a handful")
+        }
+        // The same nesting in block style, one sequence per line.
+        let block = "board: deep\nbuses:\n" + (0..<300).map { String(repeating: " ", count: $0) + "-" }.joined(separator: "\n") + " x\n"
+        XCTAssertThrowsError(try BoardFile.parse(block, path: "deep.yml"))
+    }
+
+    func testEveryShippedBoardIsFarFromTheNestingLimit() throws {
+        let boards = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Boards").standardized
+        let files = try FileManager.default.contentsOfDirectory(atPath: boards.path).filter { $0.hasSuffix(".yml") }
+        XCTAssertFalse(files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: boards.appendingPathComponent(file), encoding: .utf8)
+            XCTAssertLessThanOrEqual(YAMLNesting.bound(of: text), 40, file)
+        }
     }
 
     func testABoardThatDoesNotCheckIsNotOpened() {

@@ -60,7 +60,7 @@ extension BoardFile {
                 message: "its aliases (*name) expand it to more than \(valueLimit) values, more than a board of its size holds; write the values out or share fewer"
             )
         }
-        return try decoding(path: path, sourceMap: sourceMap) { userInfo in
+        return try decoding(path: path, sourceMap: sourceMap, readsBaseSixty: true) { userInfo in
             try YAMLDecoder().decode(BoardDescription.self, from: text, userInfo: userInfo)
         }
     }

@@ -73,6 +73,14 @@ final class BoardJSONTests: XCTestCase {
         ])
     }
 
+    func testAStringWithColonsWhereANumberBelongsIsAWrongType() {
+        // Not YAML 1.1's base-60 number, which a board file refuses with its own reason: JSON
+        // keeps numbers apart from text.
+        XCTAssertEqual(problems(board.replacingOccurrences(of: "\"vib-rated-mv\": 2000", with: "\"vib-rated-mv\": \"2:00\"")), [
+            "panel.json:6:29: actuators[0].vib-rated-mv: expected an integer",
+        ])
+    }
+
     func testAKeyGivenTwiceIsAProblem() {
         // Which value JSONDecoder keeps is not documented (with JSON5 on, the first was seen kept
         // where strict JSON kept the last): the board is refused, even for the same value twice.

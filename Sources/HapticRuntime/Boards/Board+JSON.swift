@@ -25,7 +25,7 @@ extension BoardFile {
             let position = BoardTextPosition(line: error.position.line, column: error.position.column)
             throw BoardFileError(file: path, position: position, keyPath: nil, message: "not valid JSON: \(error.message)")
         }
-        return try decoding(path: path, sourceMap: root) { userInfo in
+        return try decoding(path: path, sourceMap: root, readsBaseSixty: false) { userInfo in
             let decoder = JSONDecoder()
             // JSON5 is a superset of what the located reader accepted (trailing commas).
             decoder.allowsJSON5 = true

@@ -15,13 +15,14 @@ package struct BoardFile {
 
     /// Decodes a board description with `decode`, which hands `userInfo` to its decoder so that
     /// decoding records every problem and goes on; `path` names the file in every problem, and
-    /// `sourceMap` locates them.
+    /// `sourceMap` locates them. `readsBaseSixty`: whether the decoder reads YAML 1.1's numbers
+    /// with colons in base 60 (Yams does), which are then refused before it reads them.
     /// - Throws: the one problem decoding could not go on past.
     package static func decoding(
-        path: String, sourceMap: any BoardSourceMap,
+        path: String, sourceMap: any BoardSourceMap, readsBaseSixty: Bool,
         _ decode: (_ userInfo: [CodingUserInfoKey: any Sendable]) throws -> BoardDescription
     ) throws(BoardFileError) -> BoardFile {
-        let problems = BoardDecodingProblems()
+        let problems = BoardDecodingProblems(readsBaseSixty: readsBaseSixty)
         do {
             let description = try decode([BoardDecodingProblems.userInfoKey: problems])
             let repeated = sourceMap.repeatedKeys().map { BoardFileError(file: path, repeatedKey: $0) }

@@ -16,6 +16,11 @@ private struct AnyCodingKey: CodingKey {
 /// `@unchecked Sendable` because decoders want `Sendable` user info: one decoding, on one thread,
 /// uses it and then reads it.
 final class BoardDecodingProblems: @unchecked Sendable {
+    /// Whether the reader takes a number written with colons (`1:30`) in base 60, as YAML 1.1
+    /// does: such a number is refused before the reader sees it (`KeyedDecodingContainer.optional`).
+    /// A JSON reader keeps numbers apart from text, so a string where a number belongs is just
+    /// that (a wrong type).
+    let readsBaseSixty: Bool
     private(set) var errors: [DecodingError] = []
     /// The values decoding could not read — each problem's, and each misspelt key's — where a
     /// fallback stands in.
@@ -26,6 +31,10 @@ final class BoardDecodingProblems: @unchecked Sendable {
 
     /// The user-info key the decoder carries it under.
     static let userInfoKey = CodingUserInfoKey(rawValue: "hapticboard.boardDecodingProblems")!
+
+    init(readsBaseSixty: Bool = true) {
+        self.readsBaseSixty = readsBaseSixty
+    }
 
     func record(_ error: DecodingError) {
         errors.append(error)
@@ -120,7 +129,7 @@ extension KeyedDecodingContainer {
 
     /// The value at `key` when present; nil, with the problem recorded, when it is not a `T`.
     func optional<T: Decodable>(_ type: T.Type, _ key: Key, problems: BoardDecodingProblems) -> T? {
-        if let text = baseSixtyNumber(type, key) {
+        if problems.readsBaseSixty, let text = baseSixtyNumber(type, key) {
             problems.record(.dataCorrupted(.init(
                 codingPath: codingPath + [key],
                 debugDescription: "'\(text)' is not a number here: write it in decimal (YAML 1.1 would read a number with colons in base 60, 1:30 as 90)"
@@ -141,7 +150,6 @@ extension KeyedDecodingContainer {
     /// Yams reads, takes `1:30` as 90 (base 60): a board's `vib-rated-mv: 2:00` would silently
     /// be 120 mV. And Yams multiplies the digits out without checking: an integer of a dozen
     /// such digits trapped the decoding (a fuzz finding), so it is refused before Yams reads it.
-    /// Decoders that keep numbers apart from text (JSON) give no text here.
     private func baseSixtyNumber<T>(_ type: T.Type, _ key: Key) -> String? {
         let texts: [String]?
         if T.self is any Numeric.Type {

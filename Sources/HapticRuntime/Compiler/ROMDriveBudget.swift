@@ -14,13 +14,22 @@ import ActuatorHAL
 /// Each effect counts at its estimated length and the mean square of its level
 /// (`DRV2605ROMEffect`), so a ramp counts evenly over its length.
 struct ROMDriveBudget {
+    /// One placed effect: when it drives and its mean square level.
+    struct Span: Equatable {
+        var start: Double
+        var end: Double
+        var power: Double
+    }
+
     /// The span the rated voltage is an RMS over.
     static let window = 0.1
 
     /// Level share of full scale whose sustained drive is the rated voltage (1: no bound).
     let limit: Double
-    /// The effects placed so far: when they drive and their mean square level.
-    private var spans: [(start: Double, end: Double, power: Double)] = []
+    /// The effects placed so far, in order of start (of equal starts, in the order placed).
+    private(set) var spans: [Span] = []
+    /// The longest of them: no span starting more than this before a time reaches past it.
+    private var longest = 0.0
 
     init(limit: Double) {
         self.limit = limit
@@ -36,7 +45,7 @@ struct ROMDriveBudget {
         guard let first = added.first, let last = added.last else { return true }
         let own = added.reduce(0) { $0 + ($1.end - $1.start) * $1.power }
         guard own <= limit * limit * min(share, Self.window) * (1 + 1e-9) else { return false }
-        let nearby = spans.filter { $0.end > first.start - Self.window && $0.start < last.end + Self.window } + added
+        let nearby = spans(overlapping: (first.start - Self.window)..<(last.end + Self.window)) + added
         let allowed = limit * limit * Self.window
         return Self.largestWindowEnergy(nearby) <= allowed * (1 + 1e-9)
     }
@@ -44,13 +53,43 @@ struct ROMDriveBudget {
     /// Counts `steps` started at `time` as placed.
     mutating func add(_ steps: [SequencerStep], at time: Double) {
         guard limit < 1 else { return }
-        spans += Self.spans(of: steps, at: time)
+        for span in Self.spans(of: steps, at: time) {
+            spans.insert(span, at: firstIndex(startingAfter: span.start))
+            longest = max(longest, span.end - span.start)
+        }
+    }
+
+    /// The placed spans that end after `range` starts and start before it ends, in order of
+    /// start. Found from the first that can reach into it, by binary search: a dense train of
+    /// clicks tries several effects per transient, and a scan of every placed span for each try
+    /// made compiling a minute of them take the square of their number.
+    func spans(overlapping range: Range<Double>) -> [Span] {
+        // Any span starting this early ends before the range starts; the margin covers rounding
+        // in `longest` (a span from the margin that does not reach the range is left out below).
+        var index = firstIndex(startingAfter: range.lowerBound - longest * (1 + 1e-9) - 1e-9)
+        var found: [Span] = []
+        while index < spans.count, spans[index].start < range.upperBound {
+            if spans[index].end > range.lowerBound { found.append(spans[index]) }
+            index += 1
+        }
+        return found
+    }
+
+    /// The index of the first placed span starting after `time`.
+    private func firstIndex(startingAfter time: Double) -> Int {
+        var low = 0
+        var high = spans.count
+        while low < high {
+            let middle = (low + high) / 2
+            if spans[middle].start <= time { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// The effects of a sequence in time order, each with its mean square level; waits drive nothing.
-    private static func spans(of steps: [SequencerStep], at time: Double) -> [(start: Double, end: Double, power: Double)] {
+    private static func spans(of steps: [SequencerStep], at time: Double) -> [Span] {
         var start = time
-        var result: [(start: Double, end: Double, power: Double)] = []
+        var result: [Span] = []
         for step in steps {
             switch step {
             case .wait(let duration):
@@ -59,7 +98,7 @@ struct ROMDriveBudget {
                 guard let effect = DRV2605ROMEffect.effect(id) else { continue }
                 let a = effect.startLevel, b = effect.endLevel
                 let end = start + effect.estimatedDuration.secondsValue
-                result.append((start, end, (a * a + a * b + b * b) / 3))
+                result.append(Span(start: start, end: end, power: (a * a + a * b + b * b) / 3))
                 start = end
             }
         }
@@ -69,7 +108,7 @@ struct ROMDriveBudget {
     /// The most level² × seconds any window of `window` seconds holds. The sum of overlaps is
     /// piecewise linear in the window's start, so its maximum is where the window starts at a
     /// span's start or ends at a span's end.
-    private static func largestWindowEnergy(_ spans: [(start: Double, end: Double, power: Double)]) -> Double {
+    private static func largestWindowEnergy(_ spans: [Span]) -> Double {
         let starts = spans.map(\.start) + spans.map { $0.end - window }
         return starts.map { windowStart in
             spans.reduce(0) { sum, span in

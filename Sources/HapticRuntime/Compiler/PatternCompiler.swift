@@ -88,11 +88,17 @@ public struct PatternCompiler: Sendable {
         return stream
     }
 
-    private func add(_ index: Int, of evaluator: PatternEvaluator, to stream: inout StreamContent) {
-        if evaluator.pattern.events[index].type == .hapticTransient {
-            stream.pulses.append(Pulse(evaluator.impulse(ofEventAt: index)))
+    /// Adds the event at `index` to the stream (a transient as a pulse); returns when it sounds.
+    @discardableResult
+    private func add(_ index: Int, of evaluator: PatternEvaluator, to stream: inout StreamContent) -> TimeSpan {
+        let event = evaluator.pattern.events[index]
+        if event.type == .hapticTransient {
+            let pulse = Pulse(evaluator.impulse(ofEventAt: index))
+            stream.pulses.append(pulse)
+            return TimeSpan(start: pulse.time, end: pulse.end)
         } else {
             stream.events.append(index)
+            return TimeSpan(start: event.time, end: event.soundingEnd)
         }
     }
 
@@ -222,20 +228,45 @@ public struct PatternCompiler: Sendable {
         _ romItems: inout [ROMItem], _ stream: inout StreamContent, evaluator: PatternEvaluator,
         joinGap: Double, cost: Double, brake: Double, warnings: inout [ProgramWarning]
     ) {
-        while true {
-            let busy = stream.spans(in: evaluator.pattern, joinGap: joinGap)
-                .map { TimeSpan(start: $0.start - cost, end: $0.end + brake) }
-            let collides = { (item: ROMItem) in busy.anyOverlaps(item.occupancy(modeSwitchCost: cost)) }
-            let conflicting = romItems.filter(collides)
-            guard !conflicting.isEmpty else { return }
-            // All at once, then again: moved taps can lengthen spans and catch further triggers.
-            romItems.removeAll(where: collides)
-            for item in conflicting {
+        var occupancy = StreamOccupancy(stream.spans(in: evaluator.pattern, joinGap: joinGap), joinGap: joinGap, before: cost, after: brake)
+        let collides = { (item: ROMItem) in occupancy.collides(with: item.occupancy(modeSwitchCost: cost)) }
+        let longest = romItems.lazy.map(\.busy).max() ?? 0
+        var moved = [Bool](repeating: false, count: romItems.count)
+        var conflicting = romItems.indices.filter { collides(romItems[$0]) }
+        // All at once, then again: moved taps can lengthen spans and catch further triggers. Only
+        // triggers near a span that grew can collide anew (the others did not collide before).
+        while !conflicting.isEmpty {
+            var added: [TimeSpan] = []
+            for index in conflicting {
+                moved[index] = true
+                let item = romItems[index]
                 warnings.append(ProgramWarning(time: item.time, message: "ROM effect (\(item.stepsDescription)) dropped while streaming; played as amplitude instead"))
-                for index in item.eventIndices {
-                    add(index, of: evaluator, to: &stream)
+                for eventIndex in item.eventIndices {
+                    added.append(add(eventIndex, of: evaluator, to: &stream))
                 }
             }
+            for piece in added { occupancy.add(piece) }
+            let grown = Set(added.compactMap { occupancy.index(holding: $0.start) })
+            conflicting = Set(grown.flatMap { Self.indices(of: romItems, near: occupancy.busy(at: $0), longest: longest, cost: cost) })
+                .filter { !moved[$0] && collides(romItems[$0]) }
+                .sorted()
         }
+        romItems = romItems.indices.filter { !moved[$0] }.map { romItems[$0] }
+    }
+
+    /// The indices of `items` (in order of time) whose occupancy may overlap `busy`: those
+    /// starting from the `longest` time an item keeps the chip busy before it to the mode
+    /// switch (`cost`) after it, with a margin for rounding (the caller checks each exactly).
+    private static func indices(of items: [ROMItem], near busy: TimeSpan, longest: Double, cost: Double) -> Range<Int> {
+        let from = busy.start - longest - 1e-9, to = busy.end + cost + 1e-9
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if items[middle].time < from { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < items.count, items[end].time <= to { end += 1 }
+        return low..<end
     }
 }

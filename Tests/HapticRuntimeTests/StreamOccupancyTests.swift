@@ -52,6 +52,14 @@ final class StreamOccupancyTests: XCTestCase {
         }
     }
 
+    func testSpansThatOnlyTouchDoNotCollide() {
+        let occupancy = StreamOccupancy([TimeSpan(start: 0, end: 1), TimeSpan(start: 2, end: 3)], joinGap: joinGap, before: 0, after: 0)
+        XCTAssertFalse(occupancy.collides(with: TimeSpan(start: 1, end: 2)))
+        XCTAssertTrue(occupancy.collides(with: TimeSpan(start: 0.999, end: 2)))
+        XCTAssertTrue(occupancy.collides(with: TimeSpan(start: 1, end: 2.001)))
+        XCTAssertFalse(StreamOccupancy([], joinGap: joinGap, before: 0, after: 0).collides(with: TimeSpan(start: 0, end: 1)))
+    }
+
     /// Each tap is 50 ms before the next, and the last 50 ms before a rumble: only the last one
     /// collides with the rumble, and each moved tap's pulse then catches the one before it. Every
     /// tap streams, one round each; compiling computed every span again in every round.

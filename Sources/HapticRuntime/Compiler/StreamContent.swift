@@ -21,22 +21,6 @@ struct TimeSpan: Sendable, Hashable {
     func overlaps(_ other: TimeSpan) -> Bool { start < other.end && other.start < end }
 }
 
-extension [TimeSpan] {
-    /// Whether `span` overlaps any of these spans, which are in order of start with their ends in
-    /// the same order (`StreamContent.spans`, moved by constants): a binary search for the first
-    /// ending after `span` starts, the only one it can overlap first. A scan of every span for
-    /// every ROM item made a pattern of thousands of taps beside a stream compile in seconds.
-    func anyOverlaps(_ span: TimeSpan) -> Bool {
-        var low = startIndex
-        var high = endIndex
-        while low < high {
-            let middle = low + (high - low) / 2
-            if self[middle].end > span.start { high = middle } else { low = middle + 1 }
-        }
-        return low < endIndex && self[low].start < span.end
-    }
-}
-
 /// What is rendered as a stream (real-time amplitude or PCM): continuous events and pulses,
 /// mixed with `DriveLevel.mix`.
 struct StreamContent: Sendable {

@@ -14,7 +14,8 @@ import HardwareMocks
 /// Each input gets a rig of its own, as a game gets a freshly opened device: a finding then
 /// replays from its input alone, and an input's allocations balance, so libFuzzer's leak check
 /// (an input that allocated more than it freed is run again under LeakSanitizer's scan of the
-/// whole heap) runs only where something did leak.
+/// whole heap) runs again only the few that do not: a leak, or a first use of something the
+/// Swift runtime keeps.
 private final class Rig {
     let hardware = SimulatedBoardHardware()
     let engine: HapticEngine

@@ -259,12 +259,7 @@ public struct PatternCompiler: Sendable {
     /// switch (`cost`) after it, with a margin for rounding (the caller checks each exactly).
     private static func indices(of items: [ROMItem], near busy: TimeSpan, longest: Double, cost: Double) -> Range<Int> {
         let from = busy.start - longest - 1e-9, to = busy.end + cost + 1e-9
-        var low = 0
-        var high = items.count
-        while low < high {
-            let middle = (low + high) / 2
-            if items[middle].time < from { low = middle + 1 } else { high = middle }
-        }
+        let low = items.partitionIndex { !($0.time < from) }
         var end = low
         while end < items.count, items[end].time <= to { end += 1 }
         return low..<end

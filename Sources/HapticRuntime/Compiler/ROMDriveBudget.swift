@@ -77,13 +77,7 @@ struct ROMDriveBudget {
 
     /// The index of the first placed span starting after `time`.
     private func firstIndex(startingAfter time: Double) -> Int {
-        var low = 0
-        var high = spans.count
-        while low < high {
-            let middle = (low + high) / 2
-            if spans[middle].start <= time { low = middle + 1 } else { high = middle }
-        }
-        return low
+        spans.partitionIndex { !($0.start <= time) }
     }
 
     /// The effects of a sequence in time order, each with its mean square level; waits drive nothing.

@@ -26,7 +26,7 @@ struct StreamOccupancy {
     /// Whether `span` overlaps a busy stretch: found by binary search for the first ending after
     /// it starts, the only one it can overlap first (their ends are in order too).
     func collides(with span: TimeSpan) -> Bool {
-        let index = firstIndex { $0.end + after > span.start }
+        let index = spans.partitionIndex { $0.end + after > span.start }
         return index < spans.count && spans[index].start - before < span.end
     }
 
@@ -36,7 +36,7 @@ struct StreamOccupancy {
         guard piece.end > piece.start else { return }
         // Spans are apart by more than joinGap, so those it reaches are consecutive: from the
         // first ending within joinGap before it to the last starting within joinGap after it.
-        let low = firstIndex { piece.start <= $0.end + joinGap }
+        let low = spans.partitionIndex { piece.start <= $0.end + joinGap }
         var high = low
         var joined = piece
         while high < spans.count, spans[high].start <= piece.end + joinGap {
@@ -48,19 +48,7 @@ struct StreamOccupancy {
 
     /// The index of the span holding `time`, a time of content added.
     func index(holding time: Double) -> Int? {
-        let index = firstIndex { $0.end >= time }
+        let index = spans.partitionIndex { $0.end >= time }
         return index < spans.count && spans[index].start <= time ? index : nil
-    }
-
-    /// The first index whose span satisfies `isAtOrPast`, which is false and then true along the
-    /// spans (binary search); `spans.count` when none does.
-    private func firstIndex(where isAtOrPast: (TimeSpan) -> Bool) -> Int {
-        var low = 0
-        var high = spans.count
-        while low < high {
-            let middle = (low + high) / 2
-            if isAtOrPast(spans[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 }

@@ -93,13 +93,7 @@ public struct ControlTimeline: Sendable {
     /// How many of `list`'s entries start at or before `time`.
     private static func entriesStarting(atOrBefore time: Double, in list: [Entry]) -> Int {
         // Binary search: curves of 1,000+ points and many parameters are common in real files.
-        var low = 0
-        var high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if list[middle].start <= time { low = middle + 1 } else { high = middle }
-        }
-        return low
+        list.partitionIndex { !($0.start <= time) }
     }
 
     /// The segment of sorted `points` (two or more) that `offset`, between the first and last

@@ -4,12 +4,16 @@
 //   hotpath-profile stream N    N real-time amplitude samples in steady state (virtual clock)
 //   hotpath-profile trigger N   N × HapticService.play of a rigid impact (what `serve` does below HTTP)
 //   hotpath-profile parameters N  N × sendParameters to a playing 30 s continuous player (a game's live control)
+//   hotpath-profile ff-play N   N × an EV_FF play of an uploaded rumble through the force-feedback provider
+//                               until its first bus write, then its stop
 // Divide a function's inclusive count by N for its cost per call.
 //   hotpath-profile start-times N  N starts after each of three pauses (0.2, 2, 20 ms), timed on the
 //                                  real clock: p50/p90/p99 µs from start() to the first write. Not for
 //                                  callgrind; run two builds one after the other to compare them.
 //   hotpath-profile trigger-times N  the same for HapticService.play of a rigid impact: from the call to
 //                                  the first write
+//   hotpath-profile ff-play-times N  the same for ff-play: from the play written into the device to the
+//                                  first write
 //   hotpath-profile parameters-times N  N sends to that player 1/60 s apart, timed on the real clock:
 //                                  p50/p90/max µs per hundred sends, which must not grow with the sends
 import BenchmarkFixtures
@@ -17,7 +21,7 @@ import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let mode = arguments.first, let count = arguments.dropFirst().first.flatMap({ Int($0) }), count > 0 else {
-    FileHandle.standardError.write(Data("usage: hotpath-profile start|schedule|stream|trigger|parameters|start-times|trigger-times|parameters-times COUNT\n".utf8))
+    FileHandle.standardError.write(Data("usage: hotpath-profile start|schedule|stream|trigger|parameters|ff-play|start-times|trigger-times|ff-play-times|parameters-times COUNT\n".utf8))
     exit(2)
 }
 switch mode {
@@ -36,12 +40,18 @@ case "trigger":
 case "parameters":
     let fixture = try ControlledPlayer()
     for _ in 0..<count { _ = try fixture.sendOnce() }
+case "ff-play":
+    let fixture = try ReadyForceFeedback()
+    for _ in 0..<count { try fixture.playOnce() }
 case "start-times":
     let fixture = try ReadyEngine()
     try printTimes(count, "starts") { try fixture.startOneClick() }
 case "trigger-times":
     let fixture = try ReadyService()
     try printTimes(count, "triggers") { try fixture.triggerOnce() }
+case "ff-play-times":
+    let fixture = try ReadyForceFeedback()
+    try printTimes(count, "plays") { try fixture.playOnce() }
 case "parameters-times":
     let fixture = try ControlledPlayer()
     for window in stride(from: 0, to: count, by: 100) {

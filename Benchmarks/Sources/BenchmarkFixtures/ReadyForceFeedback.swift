@@ -1,0 +1,47 @@
+import ActuatorHAL
+import Foundation
+import HapticRuntime
+import HardwareMocks
+
+/// A `ForceFeedbackProvider` over a `ReadyEngine`, its simulated device serving each request on
+/// the client's thread (`serviceHook`), with one short rumble uploaded: `playOnce()` then measures
+/// what an `EV_FF` play costs from the device's queue to the first register write — the provider's
+/// part of the kernel lane's "EV_FF write → first bus write", without the provider thread's wake-up.
+public final class ReadyForceFeedback {
+    /// The effect played: a full strong rumble for 20 ms, as `bench --ff` plays.
+    static let effect = ForceFeedbackEffect(kind: .rumble(strong: 0xFFFF, weak: 0), length: 20)
+
+    let ready: ReadyEngine
+    let device: SimulatedForceFeedbackDevice
+    let provider: ForceFeedbackProvider
+    let client: SimulatedForceFeedbackDevice.Client
+    let slot: Int16
+
+    public init() throws {
+        ready = try ReadyEngine()
+        device = SimulatedForceFeedbackDevice(setup: ForceFeedbackDeviceSetup(name: "hapticboard hotpath"))
+        let provider = try ForceFeedbackProvider(device: device, engine: ready.engine, layout: ForceFeedbackLayout(strong: "main", weak: nil))
+        self.provider = provider
+        device.serviceHook = { [unowned provider] in _ = try? provider.serviceRequests() }
+        client = device.connect()
+        slot = try client.upload(Self.effect)
+        // The first play compiles nothing more but warms the provider's and the engine's paths.
+        _ = try playOnce()
+    }
+
+    deinit {
+        provider.stop()
+    }
+
+    /// Plays the uploaded rumble, waits for its first register write, then stops it; returns the
+    /// time from the play's write into the device to that register write (nil when none came).
+    @discardableResult
+    public func playOnce() throws -> Duration? {
+        ready.chip.bus.arm()
+        let requested = ready.clock.now
+        try client.play(effectID: slot, count: 1)
+        let wrote = ready.chip.bus.waitForWrite(patience: .seconds(ReadyEngine.patience))
+        try client.play(effectID: slot, count: 0)
+        return wrote.map { $0 - requested }
+    }
+}

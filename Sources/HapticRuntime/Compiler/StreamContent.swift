@@ -81,6 +81,8 @@ struct StreamCursor {
     /// The earliest end among the active events and pulses: the active lists change only there,
     /// so most samples skip the scan.
     private var earliestEnd = Double.infinity
+    /// Where the controls were found at the last sample.
+    private var controls = ControlTimeline.Cursor()
 
     init(_ slice: StreamSlice) {
         let pattern = slice.evaluator.pattern
@@ -110,7 +112,7 @@ struct StreamCursor {
         }
         var mix = DriveLevel.Mix()
         for event in activeEvents {
-            if let sounding = evaluator.sounding(eventAt: event.index, at: time) {
+            if let sounding = evaluator.sounding(eventAt: event.index, at: time, cursor: &controls) {
                 mix.add(DriveLevel(intensity: sounding.intensity, sharpness: sounding.sharpness))
             }
         }

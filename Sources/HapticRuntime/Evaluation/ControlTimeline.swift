@@ -22,6 +22,27 @@ public struct ControlTimeline: Sendable {
     /// event per sample, and a dictionary keyed by the id hashes its raw string each time (half
     /// of `value(of:at:)`'s time in a profile of `inspect --program`).
     private let entries: [[Entry]]
+    /// Whether every entry's start and every curve point's time is a number: then a look-up's
+    /// answer is the one place where the times pass it, and a `Cursor`'s hint can be checked
+    /// instead of searched for. (Among NaN times, sorting and searching give no such place.)
+    private let timesAreOrdered: Bool
+
+    /// Where a look-up found a control: how many of its entries had started and which segment of
+    /// the deciding curve held the time. A renderer asks at times that only grow, so the next
+    /// look-up mostly finds the same place or the next one, where a search of a curve of thousands
+    /// of points (a force-feedback wave has 32 per period) took a dozen steps per sample. Only a
+    /// hint: each answer is checked, and is the one a search would find. Plain values, so a
+    /// caller keeps it on the stack.
+    struct Hint {
+        fileprivate var startedEntries = -1
+        fileprivate var segment = -1
+    }
+
+    /// A hint for an event's level control and one for its tone control (`EventChannel`).
+    struct Cursor {
+        var level = Hint()
+        var tone = Hint()
+    }
 
     /// Builds the timeline from dynamic parameters and curves in any order.
     public init(parameters: [DynamicParameter], curves: [ParameterCurve]) {
@@ -43,6 +64,8 @@ public struct ControlTimeline: Sendable {
                 }
                 .map(\.element.entry)
         }
+        timesAreOrdered = !parameters.contains { $0.time.isNaN }
+            && !curves.contains { $0.time.isNaN || $0.controlPoints.contains { $0.time.isNaN } }
     }
 
     /// Builds the timeline of a pattern's parameters and curves.
@@ -52,13 +75,25 @@ public struct ControlTimeline: Sendable {
 
     /// The value of `id` at `time`, clamped to its range.
     public func value(of id: DynamicParameterID, at time: Double) -> Double {
-        guard let entry = Self.lastEntry(in: entries[id.ordinal], startingAtOrBefore: time) else {
-            return id.defaultValue
+        var hint = Hint()
+        return value(of: id, at: time, hint: &hint)
+    }
+
+    /// The same, trying where `hint` says the last look-up found `id` before searching, and
+    /// leaving there what it finds.
+    func value(of id: DynamicParameterID, at time: Double, hint: inout Hint) -> Double {
+        let list = entries[id.ordinal]
+        if !(timesAreOrdered && Self.isCount(hint.startedEntries, ofEntriesStartingAtOrBefore: time, in: list)) {
+            hint.startedEntries = Self.entriesStarting(atOrBefore: time, in: list)
         }
+        guard hint.startedEntries > 0 else { return id.defaultValue }
+        let entry = list[hint.startedEntries - 1]
         let raw: Double
         switch entry.source {
         case .constant(let value): raw = value
-        case .curve(let points): raw = Self.interpolate(points, at: time - entry.start)
+        case .curve(let points):
+            if !timesAreOrdered { hint.segment = -1 }
+            raw = Self.interpolate(points, at: time - entry.start, segment: &hint.segment)
         }
         return min(id.range.upperBound, max(id.range.lowerBound, raw))
     }
@@ -85,9 +120,10 @@ public struct ControlTimeline: Sendable {
         return flat ? min(next, start + points[high].time) : time
     }
 
-    private static func lastEntry(in list: [Entry], startingAtOrBefore time: Double) -> Entry? {
-        let count = entriesStarting(atOrBefore: time, in: list)
-        return count > 0 ? list[count - 1] : nil
+    /// Whether exactly `count` of `list`'s entries (in order of start) start at or before `time`.
+    private static func isCount(_ count: Int, ofEntriesStartingAtOrBefore time: Double, in list: [Entry]) -> Bool {
+        count >= 0 && count <= list.count && (count == 0 || list[count - 1].start <= time)
+            && (count == list.count || !(list[count].start <= time))
     }
 
     /// How many of `list`'s entries start at or before `time`.
@@ -110,10 +146,26 @@ public struct ControlTimeline: Sendable {
 
     /// Linear interpolation over sorted, non-empty `points` at `offset` seconds from the curve start.
     static func interpolate(_ points: [ControlPoint], at offset: Double) -> Double {
+        var segment = -1
+        return interpolate(points, at: offset, segment: &segment)
+    }
+
+    /// The same, trying the segment starting at point `segment`, then the one after it, before
+    /// searching (-1: search at once); `segment` is left at the one used. Points sorted by time,
+    /// none NaN, when it is not -1: the segment holding `offset` is then the only one.
+    private static func interpolate(_ points: [ControlPoint], at offset: Double, segment hint: inout Int) -> Double {
         guard let first = points.first, let last = points.last else { return 0 }
         if offset <= first.time { return first.value }
         if offset >= last.time { return last.value }
-        let (low, high) = segment(of: points, around: offset)
+        let holds = { (low: Int) in low + 1 < points.count && points[low].time <= offset && offset < points[low + 1].time }
+        if hint >= 0, holds(hint) {
+            // Still in the same segment.
+        } else if hint >= 0, holds(hint + 1) {
+            hint += 1
+        } else {
+            hint = segment(of: points, around: offset).low
+        }
+        let (low, high) = (hint, hint + 1)
         let (a, b) = (points[low], points[high])
         let span = b.time - a.time
         guard span > 0 else { return b.value }

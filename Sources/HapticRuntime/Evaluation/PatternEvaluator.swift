@@ -110,18 +110,28 @@ public struct PatternEvaluator: Sendable {
     public func impulse(ofEventAt index: Int) -> TransientImpulse {
         let event = pattern.events[index]
         let own = eventLevels[index]
+        var cursor = ControlTimeline.Cursor()
         let (intensity, sharpness) = event.isEmphasis
             ? (Self.unit(own.intensity), Self.unit(own.sharpness))
-            : shaped(eventAt: index, gain: 1, at: event.time)
+            : shaped(eventAt: index, gain: 1, at: event.time, cursor: &cursor)
         return TransientImpulse(eventIndex: index, time: event.time, intensity: intensity, sharpness: sharpness)
     }
 
     /// The non-transient event at `index` at `time`, or nil when it is not sounding then.
     public func sounding(eventAt index: Int, at time: Double) -> SoundingEvent? {
-        let event = pattern.events[index]
-        guard let envelope = envelopes[index], time >= event.time, time < event.soundingEnd else { return nil }
-        let (intensity, sharpness) = shaped(eventAt: index, gain: envelope.gain(at: time - event.time), at: time)
-        return SoundingEvent(eventIndex: index, type: event.type, intensity: intensity, sharpness: sharpness)
+        var cursor = ControlTimeline.Cursor()
+        return sounding(eventAt: index, at: time, cursor: &cursor)
+    }
+
+    /// The same, its controls looked up from where `cursor` found them last: for a renderer that
+    /// asks at times that only grow (`ControlTimeline.Hint`).
+    func sounding(eventAt index: Int, at time: Double, cursor: inout ControlTimeline.Cursor) -> SoundingEvent? {
+        // The event's fields are read in place: a copy of it retained and released its parameters
+        // at every sample.
+        let start = pattern.events[index].time
+        guard let envelope = envelopes[index], time >= start, time < pattern.events[index].soundingEnd else { return nil }
+        let (intensity, sharpness) = shaped(eventAt: index, gain: envelope.gain(at: time - start), at: time, cursor: &cursor)
+        return SoundingEvent(eventIndex: index, type: pattern.events[index].type, intensity: intensity, sharpness: sharpness)
     }
 
     /// The end of the stretch from `time` over which `sounding(eventAt: index, at:)` gives what
@@ -138,11 +148,12 @@ public struct PatternEvaluator: Sendable {
                    controls.steadyUntil(channel.levelControl, after: time), controls.steadyUntil(channel.toneControl, after: time))
     }
 
-    private func shaped(eventAt index: Int, gain: Double, at time: Double) -> (Double, Double) {
+    /// The event's level and tone at `time` after `gain` (its envelope's) and its controls.
+    private func shaped(eventAt index: Int, gain: Double, at time: Double, cursor: inout ControlTimeline.Cursor) -> (Double, Double) {
         let channel = EventChannel.of(pattern.events[index].type)
         let own = eventLevels[index]
-        let intensity = own.intensity * gain * controls.value(of: channel.levelControl, at: time)
-        let sharpness = own.sharpness + controls.value(of: channel.toneControl, at: time)
+        let intensity = own.intensity * gain * controls.value(of: channel.levelControl, at: time, hint: &cursor.level)
+        let sharpness = own.sharpness + controls.value(of: channel.toneControl, at: time, hint: &cursor.tone)
         return (Self.unit(intensity), Self.unit(sharpness))
     }
 

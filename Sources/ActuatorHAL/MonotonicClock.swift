@@ -62,6 +62,20 @@ extension Duration {
 
     /// This duration in seconds as a floating-point value.
     public var secondsValue: Double { Double(nanoseconds) / 1e9 }
+
+    /// `Duration.seconds(seconds).nanoseconds` without `Duration.seconds(_:)`'s 128-bit arithmetic
+    /// in software (some 330 instructions a call, and a segment plan converts every command's
+    /// time): the same steps in 64 bits — the whole seconds exactly, the fraction's attoseconds
+    /// rounded to the nearest in `Double` as the standard library rounds them (0.011 s is
+    /// 10,999,999.99999999936 ns exactly, and 11,000,000 both ways) — then whole nanoseconds.
+    /// Negative values and those past 9 × 10⁹ s take `Duration.seconds(_:)` itself.
+    public static func nanoseconds(inSeconds seconds: Double) -> Int64 {
+        guard seconds >= 0, seconds < 9e9 else { return Duration.seconds(seconds).nanoseconds }
+        let whole = seconds.rounded(.towardZero)
+        let attoseconds = ((seconds - whole) * 1e18).rounded()
+        return Int64(whole) * 1_000_000_000 + Int64(attoseconds) / 1_000_000_000
+    }
+
 }
 
 /// A clock that never goes backwards. Everything time-dependent in hapticboard takes one, so tests

@@ -91,7 +91,7 @@ struct SegmentPlan {
     /// its own cost: so a `.prepare` is due at the next command's deadline minus that command's
     /// expected cost.
     private static func deadlineOffsets(of sliced: [SlicedCommand], on channel: ActuatorChannel, setting: Setting) -> [Int64] {
-        var deadlines = sliced.map { Duration.seconds(($0.time - setting.offset) / setting.rate).nanoseconds }
+        var deadlines = sliced.map { Duration.nanoseconds(inSeconds: ($0.time - setting.offset) / setting.rate) }
         var following: (deadline: Int64, cost: Int64)?
         for index in sliced.indices.reversed() {
             if case .prepare = sliced[index].command {

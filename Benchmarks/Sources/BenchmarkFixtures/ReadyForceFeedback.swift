@@ -6,7 +6,8 @@ import HardwareMocks
 /// A `ForceFeedbackProvider` over a `ReadyEngine`, its simulated device serving each request on
 /// the client's thread (`serviceHook`), with one short rumble uploaded: `playOnce()` then measures
 /// what an `EV_FF` play costs from the device's queue to the first register write — the provider's
-/// part of the kernel lane's "EV_FF write → first bus write", without the provider thread's wake-up.
+/// part of the kernel lane's "EV_FF write → first bus write", without the provider thread's wake-up —
+/// and `uploadNewWave(_:)` what a game waits for in `EVIOCSFF` when it uploads a moving effect.
 public final class ReadyForceFeedback {
     /// The effect played: a full strong rumble for 20 ms, as `bench --ff` plays.
     static let effect = ForceFeedbackEffect(kind: .rumble(strong: 0xFFFF, weak: 0), length: 20)
@@ -16,6 +17,8 @@ public final class ReadyForceFeedback {
     let provider: ForceFeedbackProvider
     let client: SimulatedForceFeedbackDevice.Client
     let slot: Int16
+    /// Where `uploadNewWave(_:)` uploads (the kernel keeps a slot's effect type).
+    let waveSlot: Int16
 
     public init() throws {
         ready = try ReadyEngine()
@@ -25,8 +28,16 @@ public final class ReadyForceFeedback {
         device.serviceHook = { [unowned provider] in _ = try? provider.serviceRequests() }
         client = device.connect()
         slot = try client.upload(Self.effect)
+        waveSlot = try client.upload(Self.newWave(-1, slot: -1))
         // The first play compiles nothing more but warms the provider's and the engine's paths.
         _ = try playOnce()
+    }
+
+    /// A 200 ms sine followed for 10 s, at a magnitude of its own for each `sample` (so nothing
+    /// compiled before is reused), as `bench --ff` uploads: planning it and compiling 10,000
+    /// updates is what `EVIOCSFF` waits for.
+    public static func newWave(_ sample: Int, slot: Int16) -> ForceFeedbackEffect {
+        ForceFeedbackEffect(id: slot, kind: .periodic(.init(waveform: .sine, period: 200, magnitude: Int16(0x2000 + (sample + 1) * 97 % 0x5000))), length: 10_000)
     }
 
     deinit {
@@ -43,5 +54,13 @@ public final class ReadyForceFeedback {
         let wrote = ready.chip.bus.waitForWrite(patience: .seconds(ReadyEngine.patience))
         try client.play(effectID: slot, count: 0)
         return wrote.map { $0 - requested }
+    }
+
+    /// Uploads `newWave(sample)` into a slot of its own; returns how long the upload took.
+    @discardableResult
+    public func uploadNewWave(_ sample: Int) throws -> Duration {
+        let requested = ready.clock.now
+        _ = try client.upload(Self.newWave(sample, slot: waveSlot))
+        return ready.clock.now - requested
     }
 }

@@ -75,7 +75,6 @@ extension Duration {
         let attoseconds = ((seconds - whole) * 1e18).rounded()
         return Int64(whole) * 1_000_000_000 + Int64(attoseconds) / 1_000_000_000
     }
-
 }
 
 /// A clock that never goes backwards. Everything time-dependent in hapticboard takes one, so tests

@@ -23,8 +23,8 @@ public struct ControlTimeline: Sendable {
     /// of `value(of:at:)`'s time in a profile of `inspect --program`).
     private let entries: [[Entry]]
     /// Whether every entry's start and every curve point's time is a number: then a look-up's
-    /// answer is the one place where the times pass it, and a `Cursor`'s hint can be checked
-    /// instead of searched for. (Among NaN times, sorting and searching give no such place.)
+    /// answer is the one place where the times pass it, and a `Hint` can be checked instead of
+    /// searched for. (Among NaN times, sorting and searching give no such place.)
     private let timesAreOrdered: Bool
 
     /// Where a look-up found a control: how many of its entries had started and which segment of

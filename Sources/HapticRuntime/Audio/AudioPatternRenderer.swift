@@ -125,9 +125,13 @@ public struct AudioPatternRenderer: Sendable {
         var samples = [Float](repeating: 0, count: frames * channels)
         guard source > 0 else { return AudioVoice(key: key, channels: channels, samples: samples) }
         let volume = event.value(of: .audioVolume)
+        // The volume control is read at every frame, at times that only grow: from where the
+        // previous frame found it (`ControlTimeline.Hint`), not by a search of its curve each time.
+        var volumeHint = ControlTimeline.Hint()
         for n in 0..<frames {
             let time = event.time + Double(n) / rate
-            let gain = volume * evaluator.controls.value(of: .audioVolumeControl, at: time) * (envelope?.gain(at: Double(n) / rate) ?? 1)
+            let gain = volume * evaluator.controls.value(of: .audioVolumeControl, at: time, hint: &volumeHint)
+                * (envelope?.gain(at: Double(n) / rate) ?? 1)
             let base = (n % source) * sound.channels
             if sound.channels == 1 || channels == 1 {
                 let mean = (0..<sound.channels).reduce(0.0) { $0 + Double(sound.samples[base + $1]) } / Double(sound.channels)

@@ -157,6 +157,8 @@ private struct ActiveEvents {
     private let pattern: HapticPattern
     private var nextToEnter = 0
     private var active: [Int] = []
+    /// Where the controls were found at the last time (`ControlTimeline.Hint`).
+    private var controls = ControlTimeline.Cursor()
 
     init(events: [Int], pattern: HapticPattern) {
         order = events.sorted { pattern.events[$0].time < pattern.events[$1].time }
@@ -171,6 +173,10 @@ private struct ActiveEvents {
         }
         // Kept a little past their end, for the sample an instant before the next time.
         active.removeAll { pattern.events[$0].soundingEnd < time - 1e-9 }
-        return active.compactMap { evaluator.sounding(eventAt: $0, at: max(0, time)) }
+        var sounding: [SoundingEvent] = []
+        for index in active {
+            if let event = evaluator.sounding(eventAt: index, at: max(0, time), cursor: &controls) { sounding.append(event) }
+        }
+        return sounding
     }
 }

@@ -24,6 +24,9 @@
 #        build runs the scenarios that exercise GPIO, which is all the builds differ in).
 #        KERNEL_LANE_ONLY="buttons two_chips" Tests/KernelLane/run.sh   runs only those scenarios
 #        (the names of guest/scenarios.sh's scenario_* functions), for a quicker local check.
+#        KERNEL_LANE_FF_STEPS=1 Tests/KernelLane/run.sh   the force-feedback scenario also traces the
+#        provider's reading thread (its syscalls and scheduling) and prints where each timed play's
+#        EV_FF write → first bus write went, step by step (the tracing adds to the figure: off in CI).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repository=$PWD
@@ -217,6 +220,7 @@ if [ "$with_gpiod2" = 1 ]; then
 fi
 echo "$builds" > "$root/lane/builds"
 echo "${KERNEL_LANE_ONLY:-}" > "$root/lane/only"
+echo "${KERNEL_LANE_FF_STEPS:-}" > "$root/lane/ff-steps"
 copy_with_libraries "$root/lane/bin" "$binaries/hapticboard"
 # libsndfile is loaded when a sound file is first read or written (sound_file.c), so ldd does not
 # list it: it and its codecs go in as well.

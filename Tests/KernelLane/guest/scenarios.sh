@@ -1115,6 +1115,59 @@ scenario_buttons() {
     fi
 }
 
+# With KERNEL_LANE_FF_STEPS=1 on the host: the syscalls and scheduling of the provider's reading
+# thread (comm hapticboard-ff) of the traced command PID, recorded from here on.
+ff_steps_start() {
+    [ "$(cat /lane/ff-steps 2> /dev/null)" = 1 ] || return 0
+    FF_READER=$(grep -l '^hapticboard-ff' /proc/$1/task/*/comm | head -n 1 | cut -d/ -f5)
+    [ -n "$FF_READER" ] || { echo "lane: EV_FF steps: no hapticboard-ff thread in process $1"; return 0; }
+    echo "common_pid == $FF_READER" > $TRACING/events/raw_syscalls/sys_enter/filter
+    echo "common_pid == $FF_READER" > $TRACING/events/raw_syscalls/sys_exit/filter
+    echo "prev_pid == $FF_READER || next_pid == $FF_READER" > $TRACING/events/sched/sched_switch/filter
+    echo "pid == $FF_READER" > $TRACING/events/sched/sched_wakeup/filter
+    echo 1 > $TRACING/events/raw_syscalls/enable
+    echo 1 > $TRACING/events/sched/sched_switch/enable
+    echo 1 > $TRACING/events/sched/sched_wakeup/enable
+}
+
+# Where each timed play's time went, from /tmp/trace (after ff_steps_start): the client's
+# "ff-latency" mark → the reading thread woken → switched in → its poll returning → its read of the
+# event entered → returned → its first ioctl entered (the i2c-dev transfer; the time before it is
+# hapticboard's own work in user space) → the SMBus write traced. Prints the median and p90 of each
+# step, and the events of plays 100 to 102 as they came.
+ff_steps_report() {
+    [ -n "${FF_READER:-}" ] || return 0
+    echo 0 > $TRACING/events/raw_syscalls/enable
+    echo 0 > $TRACING/events/sched/sched_switch/enable
+    echo 0 > $TRACING/events/sched/sched_wakeup/enable
+    # x86-64 syscall numbers: read 0, poll 7, ioctl 16, ppoll 271.
+    awk -v reader=$FF_READER '
+        function stamp(   i) { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+[.][0-9]+:$/) return substr($i, 1, length($i) - 1); return "?" }
+        / tracing_mark_write: ff-latency/ { mark = stamp(); plays++; woken = running = polled = reading = read = ioctl = ""; next }
+        mark == "" { next }
+        {
+            t = (stamp() - mark) * 1000000
+            event = $0; sub(/.*[0-9]+[.][0-9]+: /, "", event)
+            if (plays >= 100 && plays <= 102) printf "lane: EV_FF steps: play %d +%.1f us %s %s\n", plays, t, substr($1, 1, 24), substr(event, 1, 80)
+            if (event ~ /^sched_wakeup/ && woken == "") woken = t
+            else if (event ~ /^sched_switch/ && event ~ ("next_pid=" reader " ") && running == "") running = t
+            else if (event ~ /^sys_exit: NR (7|271) / && polled == "") polled = t
+            else if (event ~ /^sys_enter: NR 0 / && reading == "") reading = t
+            else if (event ~ /^sys_exit: NR 0 / && read == "") read = t
+            else if (event ~ /^sys_enter: NR 16 / && ioctl == "") ioctl = t
+            else if (event ~ /^smbus_write/) {
+                if (ioctl != "") print "steps", woken, running, polled, reading, read, ioctl, t
+                mark = ""
+            }
+        }' /tmp/trace | tee /tmp/ff.steps | grep '^lane: '
+    awk 'function sort(n,   i, j, t) { for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t } }
+        $1 == "steps" && NF == 8 { n++; for (i = 2; i <= 8; i++) v[i, n] = $i }
+        END { if (n == 0) { print "lane: EV_FF steps: no play had every step traced"; exit }
+              split("woken running poll-returned read-entered read-returned first-ioctl smbus-write", name, " ")
+              for (i = 2; i <= 8; i++) { for (k = 1; k <= n; k++) a[k] = v[i, k] - (i > 2 ? v[i - 1, k] : 0)
+                  sort(n); printf "lane: EV_FF steps: -> %s: median %.1f us, p90 %.1f us (%d plays)\n", name[i - 1], a[int((n + 1) / 2)], a[int((n - 1) * 0.9) + 1], n } }' /tmp/ff.steps
+}
+
 scenario_force_feedback_device() {
     local build=$1 binary status client_status node
     binary=$(hapticboard_of $build)
@@ -1123,6 +1176,7 @@ scenario_force_feedback_device() {
     rumble_started $binary "force-feedback device ($build)" || return
     node=$RUMBLE_NODE
     echo "lane: $(head -n 1 /tmp/rumble.out)"
+    ff_steps_start $TRACED_PID
     ff-client "$FF_DEVICE_NAME" $TRACING/trace_marker > /tmp/ffclient.out 2>&1
     client_status=$?
     kill -INT $TRACED_PID
@@ -1131,6 +1185,7 @@ scenario_force_feedback_device() {
     traced_finish
     cat /tmp/ffclient.out
     ff_phases > /tmp/ff.phases
+    ff_steps_report
     echo "lane: RTP_INPUT per phase (writes max first last high-then-low zeros-before-high):"; grep -v '^bus-latency' /tmp/ff.phases
 
     if [ $client_status -eq 0 ] && grep -q '^ff-client: 0 failed' /tmp/ffclient.out; then

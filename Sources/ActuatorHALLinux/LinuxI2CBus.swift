@@ -19,6 +19,9 @@ public final class LinuxI2CBus: I2CBus {
     public let usesSMBusRegisterAccess: Bool
     /// The open i2c-dev descriptor; `EmergencyStop` and `CrashGuardian` issue stop steps on it.
     let descriptor: CInt
+    /// The address the SMBus path selected last on the descriptor, plus one (0: none yet): a
+    /// command to the same chip skips selecting it again (`hb_i2c_smbus_write_byte_data`).
+    private var selectedAddress: CInt = 0
 
     /// Opens the i2c-dev node at `path`.
     /// - Throws: `I2CError.open` with the errno (ENOENT: no such bus or i2c-dev not loaded; EACCES:
@@ -132,14 +135,14 @@ public final class LinuxI2CBus: I2CBus {
     /// speak SMBus only; `writeRead` is the combined-transfer equivalent).
     public func readByteData(address: I2CAddress, register: UInt8) throws(I2CError) -> UInt8 {
         var value: UInt8 = 0
-        let error = hb_i2c_smbus_read_byte_data(descriptor, address.rawValue, register, &value)
+        let error = hb_i2c_smbus_read_byte_data(descriptor, address.rawValue, register, &value, &selectedAddress)
         guard error == 0 else { throw I2CError.transferFailure(Errno(rawValue: error), bus: name, address: address) }
         return value
     }
 
     /// Writes one register with the SMBus "write byte data" protocol.
     public func writeByteData(address: I2CAddress, register: UInt8, value: UInt8) throws(I2CError) {
-        let error = hb_i2c_smbus_write_byte_data(descriptor, address.rawValue, register, value)
+        let error = hb_i2c_smbus_write_byte_data(descriptor, address.rawValue, register, value, &selectedAddress)
         guard error == 0 else { throw I2CError.transferFailure(Errno(rawValue: error), bus: name, address: address) }
     }
 

@@ -48,13 +48,25 @@ int hb_i2c_transfer(int fd, hb_i2c_message *messages, size_t count) {
     return 0;
 }
 
-static int select_address(int fd, uint8_t address) {
-    if (ioctl(fd, I2C_SLAVE, (unsigned long)address) < 0) return errno;
+/* i2c-dev keeps the SMBus address per open file, so a transfer to the address selected last needs
+ * no I2C_SLAVE of its own: one syscall a transfer instead of two (about 30 µs each in the kernel
+ * lane's emulated guest). Nothing else changes a descriptor's address while the process runs: the
+ * stop steps (stop_steps.c) select theirs only as the process dies, in a fatal signal's handler or
+ * in the guardian once the parent is gone. (What is no longer checked at every transfer: a kernel
+ * driver binding the address after it was selected, which I2C_SLAVE refuses with EBUSY.) */
+static int select_address(int fd, uint8_t address, int *selected) {
+    if (*selected == address + 1) return 0;
+    if (ioctl(fd, I2C_SLAVE, (unsigned long)address) < 0) {
+        int error = errno;
+        *selected = 0;
+        return error;
+    }
+    *selected = address + 1;
     return 0;
 }
 
-int hb_i2c_smbus_read_byte_data(int fd, uint8_t address, uint8_t reg, uint8_t *value) {
-    int error = select_address(fd, address);
+int hb_i2c_smbus_read_byte_data(int fd, uint8_t address, uint8_t reg, uint8_t *value, int *selected) {
+    int error = select_address(fd, address, selected);
     if (error != 0) return error;
     __s32 result = i2c_smbus_read_byte_data(fd, reg);
     if (result < 0) return -result;
@@ -62,8 +74,8 @@ int hb_i2c_smbus_read_byte_data(int fd, uint8_t address, uint8_t reg, uint8_t *v
     return 0;
 }
 
-int hb_i2c_smbus_write_byte_data(int fd, uint8_t address, uint8_t reg, uint8_t value) {
-    int error = select_address(fd, address);
+int hb_i2c_smbus_write_byte_data(int fd, uint8_t address, uint8_t reg, uint8_t value, int *selected) {
+    int error = select_address(fd, address, selected);
     if (error != 0) return error;
     __s32 result = i2c_smbus_write_byte_data(fd, reg, value);
     if (result < 0) return -result;

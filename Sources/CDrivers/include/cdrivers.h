@@ -41,9 +41,11 @@ int hb_i2c_open(const char *path, int *fd);
 int hb_i2c_close(int fd);
 /* Sends `count` messages as one I2C_RDWR transfer: repeated STARTs between them, one STOP. */
 int hb_i2c_transfer(int fd, hb_i2c_message *messages, size_t count);
-/* SMBus "read/write byte data" (register access) through libi2c, after selecting `address`. */
-int hb_i2c_smbus_read_byte_data(int fd, uint8_t address, uint8_t reg, uint8_t *value);
-int hb_i2c_smbus_write_byte_data(int fd, uint8_t address, uint8_t reg, uint8_t value);
+/* SMBus "read/write byte data" (register access) through libi2c, after selecting `address`
+ * (I2C_SLAVE) unless `*selected`, the address the descriptor selected last plus one (0: none
+ * known), says it is selected already; `*selected` is kept up to date. */
+int hb_i2c_smbus_read_byte_data(int fd, uint8_t address, uint8_t reg, uint8_t *value, int *selected);
+int hb_i2c_smbus_write_byte_data(int fd, uint8_t address, uint8_t reg, uint8_t value, int *selected);
 /* The adapter's I2C_FUNCS bit mask (see HB_I2C_FUNC_*). */
 int hb_i2c_functionality(int fd, unsigned long *functionality);
 

@@ -43,6 +43,27 @@ final class LinuxDriversTests: XCTestCase {
         }
     }
 
+    /// The SMBus path selects an address (I2C_SLAVE) only when it is not the one it selected last.
+    /// On /dev/null every ioctl fails: a failed selection forgets the address (`selected` back to 0),
+    /// while a transfer to the address already selected makes no selection, so only the transfer
+    /// fails and the address stays known.
+    func testTheSMBusPathSelectsAnAddressOnlyWhenItChanges() throws {
+        let descriptor = open("/dev/null", O_RDWR)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        defer { close(descriptor) }
+        var selected: CInt = 0
+        XCTAssertEqual(hb_i2c_smbus_write_byte_data(descriptor, 0x5A, 0x01, 0x00, &selected), ENOTTY)
+        XCTAssertEqual(selected, 0, "a failed selection leaves no address known")
+        selected = 0x5A + 1
+        XCTAssertEqual(hb_i2c_smbus_write_byte_data(descriptor, 0x5A, 0x01, 0x00, &selected), ENOTTY)
+        XCTAssertEqual(selected, 0x5A + 1, "the same address: no selection, only the transfer failed")
+        var value: UInt8 = 0
+        XCTAssertEqual(hb_i2c_smbus_read_byte_data(descriptor, 0x5A, 0x00, &value, &selected), ENOTTY)
+        XCTAssertEqual(selected, 0x5A + 1)
+        XCTAssertEqual(hb_i2c_smbus_write_byte_data(descriptor, 0x70, 0x00, 0x01, &selected), ENOTTY)
+        XCTAssertEqual(selected, 0, "another address is selected, and that failed")
+    }
+
     func testTheBusRefusesABadShapeBeforeTheKernelSeesIt() throws {
         let bus = try LinuxI2CBus(path: "/dev/null")
         XCTAssertThrowsError(try bus.transaction(address: address, [.read(count: 1), .write([0x00])])) { error in

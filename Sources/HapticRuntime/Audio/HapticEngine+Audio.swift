@@ -102,22 +102,23 @@ extension HapticEngine {
         audio.prerender(pattern)
     }
 
-    /// Called when a player begins at `origin` from pattern time `offset`.
-    func playerBeganAudio(_ pattern: HapticPattern, from offset: Double, at origin: MonotonicInstant, rate: Double, player: Int) {
+    /// Called when a player begins at `origin` from pattern time `offset`. `pattern` (the player's
+    /// pattern with its sent parameters applied, built anew) is made only when sounds are played.
+    func playerBeganAudio(_ pattern: @autoclosure () -> HapticPattern, from offset: Double, at origin: MonotonicInstant, rate: Double, player: Int) {
         guard let audio = audioOutput else { return }
         guard !playsHapticsOnly, rate == 1 else {
             audio.output.cancel(owner: player)
             return
         }
-        audio.schedule(pattern, from: offset, at: origin, owner: player)
+        audio.schedule(pattern(), from: offset, at: origin, owner: player)
         if audio.serviceToken == nil { serviceAudio() }
     }
 
     /// Called when a playing player got new dynamic parameters from pattern time `time`, which
     /// plays at `instant`.
-    func playerReplannedAudio(_ pattern: HapticPattern, from time: Double, at instant: MonotonicInstant, rate: Double, player: Int) {
+    func playerReplannedAudio(_ pattern: @autoclosure () -> HapticPattern, from time: Double, at instant: MonotonicInstant, rate: Double, player: Int) {
         guard let audio = audioOutput, !playsHapticsOnly, rate == 1 else { return }
-        audio.replan(pattern, from: time, at: instant, owner: player)
+        audio.replan(pattern(), from: time, at: instant, owner: player)
     }
 
     /// Plays `sound` (a Piano `.sound` note) at `instant` for `owner`; returns its length in

@@ -194,7 +194,7 @@ extension HapticEngine {
         channel.mixer.remove(player.id)
         channel.activePlayers.remove(player.id)
         if channel.activePlayers.isEmpty {
-            channel.mixer = AmplitudeMixer(signed: channel.mixer.signed)
+            channel.mixer.reset()
             cancelDriveCheck(on: channel)
             cancelStatusPoll(on: channel)
             channel.sequenceMayRun = false
@@ -257,7 +257,7 @@ extension HapticEngine {
             try player.stopNow(reporting: HapticEngineError.continuousDriveLimit(event))
         }
         try channel.actuator.stop()
-        channel.mixer = AmplitudeMixer(signed: channel.mixer.signed)
+        channel.mixer.reset()
         channel.driveGuard.reset()
     }
 }

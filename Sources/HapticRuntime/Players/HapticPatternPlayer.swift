@@ -265,7 +265,10 @@ public class HapticPatternPlayer: @unchecked Sendable {
     // MARK: Scheduling
 
     private var programDuration: Double {
-        compiled.values.map(\.duration).max() ?? 0
+        // A loop, not `map(_:).max()`: every start reads it, and the mapped array was allocated each time.
+        var longest = 0.0
+        for program in compiled.values { longest = max(longest, program.duration) }
+        return longest
     }
 
     /// Where a loop ends: `loopEnd`, or the real end of the pattern when 0.

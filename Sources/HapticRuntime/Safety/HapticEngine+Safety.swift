@@ -28,7 +28,7 @@ extension HapticEngine {
         if let token = channel.driveGuard.checkToken { scheduler.cancel(token) }
         channel.driveGuard = ContinuousDriveGuard(limit: channel.driveGuard.limit)
         channel.activePlayers = []
-        channel.mixer = AmplitudeMixer(signed: channel.mixer.signed)
+        channel.mixer.reset()
         let error = makeSafe(channel)
         if channel.actuator.powerState != .off { armIdleTimers(on: channel) }
         return error

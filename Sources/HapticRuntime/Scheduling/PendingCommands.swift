@@ -23,6 +23,10 @@ struct PendingCommands {
         /// so `earliest()` does not hash its token again (a set lookup per queue per call was most
         /// of taking a due command).
         var liveHead: (sequence: UInt64, cancellations: UInt64)?
+        /// Counts cancellations of this queue's commands, so a head found live stays known live
+        /// until one of them is cancelled (a start cancels an idle timer: the other queues' heads
+        /// need no second look).
+        var cancellations: UInt64 = 0
         /// The dispatch instant of the stream value last taken from this queue, in nanoseconds.
         var lastStreamValue: Int64?
     }
@@ -41,8 +45,6 @@ struct PendingCommands {
     private var queueIndex: [CostKey: Int] = [:]
     private var live = Set<ScheduledToken>(minimumCapacity: 2 * PendingCommands.reservedCommands)
     private var nextSequence: UInt64 = 0
-    /// Counts cancellations, so a head found live stays known live until the next one.
-    private var cancellations: UInt64 = 0
     /// Cancelled commands taken off the head of their queue, kept until `releaseDiscarded()`:
     /// destroying one releases its action, and when that is an actuator's idle timer (cancelled by
     /// every start) its closures and what they captured cost thousands of instructions that the
@@ -60,8 +62,6 @@ struct PendingCommands {
     mutating func insert(
         deadline: MonotonicInstant, commandClass: CommandClass, costKey: CostKey, expectedCost: Duration, action: ScheduledAction
     ) -> (token: ScheduledToken, dispatchInstant: MonotonicInstant) {
-        let token = ScheduledToken(sequence: nextSequence)
-        nextSequence += 1
         let index: Int
         if let existing = queueIndex[costKey] {
             index = existing
@@ -73,6 +73,8 @@ struct PendingCommands {
             queues.append(queue)
             queueIndex[costKey] = index
         }
+        let token = ScheduledToken(sequence: nextSequence, queue: index)
+        nextSequence += 1
         queues[index].heap.insert(ScheduledCommand(token: token, deadline: deadline, commandClass: commandClass, costKey: costKey, queue: index, action: action))
         live.insert(token)
         return (token, MonotonicInstant(nanoseconds: deadline.nanoseconds - queues[index].estimate.leadNanoseconds))
@@ -82,14 +84,14 @@ struct PendingCommands {
     @discardableResult
     mutating func cancel(_ token: ScheduledToken) -> Bool {
         guard live.remove(token) != nil else { return false }
-        cancellations &+= 1
+        queues[token.queue].cancellations &+= 1
         return true
     }
 
     mutating func cancelAll() {
-        cancellations &+= 1
         live.removeAll(keepingCapacity: true)
         for index in queues.indices {
+            queues[index].cancellations &+= 1
             queues[index].heap.removeAll()
         }
         releaseDiscarded()
@@ -159,9 +161,9 @@ struct PendingCommands {
     /// would otherwise wake the thread for nothing) and set aside in `discarded`.
     private mutating func liveHead(of index: Int) -> (deadline: MonotonicInstant, token: ScheduledToken, kind: CommandClass.Kind)? {
         while let head = queues[index].heap.firstOrder {
-            if let known = queues[index].liveHead, known == (head.token.sequence, cancellations) { return head }
+            if let known = queues[index].liveHead, known == (head.token.sequence, queues[index].cancellations) { return head }
             if live.contains(head.token) {
-                queues[index].liveHead = (head.token.sequence, cancellations)
+                queues[index].liveHead = (head.token.sequence, queues[index].cancellations)
                 return head
             }
             if let cancelled = queues[index].heap.removeFirst() { discarded.append(cancelled) }

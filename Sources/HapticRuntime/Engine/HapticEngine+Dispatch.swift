@@ -12,6 +12,38 @@ extension HapticEngine {
         return enqueue(at: instant, class: commandClass, costKey: key, expectedCost: expected, action: .target(target, entry))
     }
 
+    /// What the direct path did with a planned command (`runDirectly`).
+    enum DirectRunResult {
+        case ran
+        /// It threw; the failure is handled once the locked section ends (`directRunFailed`).
+        case failed
+        /// Not due yet: it is queued, with what follows it.
+        case notDue
+    }
+
+    /// The direct path (`DeadlineScheduler+Direct`), with the dispatch role held: runs one of
+    /// `player`'s planned commands now when it is due, as the scheduler would have run it. A
+    /// prepare for the mode a ready actuator is in does nothing and is due at once. Call under
+    /// the lock.
+    func runDirectly(_ planned: PlannedCommand, class commandClass: CommandClass, for player: HapticPatternPlayer) -> DirectRunResult {
+        let channel = player.channels[planned.channel]
+        let (key, expected) = channel.cost(of: planned.command)
+        let dispatchInstant: MonotonicInstant
+        if case .prepare(let mode) = planned.command, channel.actuator.powerState == .ready, channel.actuator.isPrepared(for: mode) {
+            dispatchInstant = clock.now
+        } else if let due = scheduler.directDispatchInstant(deadline: planned.issueAt, costKey: key, expectedCost: expected) {
+            dispatchInstant = due
+        } else {
+            return .notDue
+        }
+        let failure = scheduler.runDirectly(dispatchedAt: dispatchInstant, class: commandClass, costKey: key, expectedCost: expected) {
+            try perform(planned.command, on: channel, for: player, dueAt: planned.deadline)
+        }
+        guard let failure else { return .ran }
+        directRunFailed(failure, costKey: key)
+        return .failed
+    }
+
     /// Schedules an engine action (wake, idle timers, drive checks, player control) with no bus
     /// cost of its own beyond `expectedCost`.
     @discardableResult
@@ -206,12 +238,13 @@ extension HapticEngine {
         }
     }
 
-    /// Marks `player` as using `channel` from now on: the actuator is no longer idle.
+    /// Marks `player` as using `channel` from now on: the actuator is no longer idle. Arm its
+    /// status poll too (`armStatusPoll`) — a start does once its opening has run, so that
+    /// queueing the poll does not come before the first write.
     func claim(_ channel: ActuatorChannel, for player: HapticPatternPlayer) {
         channel.activePlayers.insert(player.id)
         activePlayers[player.id] = player
         cancelIdleTimers(on: channel)
-        armStatusPoll(on: channel)
     }
 
     /// A player finished (ended, stopped or cancelled): when it was the last, tell the application.

@@ -34,6 +34,9 @@ public final class HapticEngine: @unchecked Sendable {
     private var hasDueCommands = false
     /// Commands queued under the lock whose wake-up of the timing thread waits for its release.
     private var hasQueuedCommands = false
+    /// Failures of commands run by the direct path in the current locked section, with their cost
+    /// keys: handled once the section ends, before anything due runs.
+    private var directFaults: [(error: any Error, costKey: CostKey)] = []
     private var nextPlayerID = 0
     /// Players with pending or sounding output.
     var activePlayers: [Int: HapticPatternPlayer] = [:]
@@ -400,13 +403,17 @@ public final class HapticEngine: @unchecked Sendable {
         defer {
             lockDepth -= 1
             var callbacks: [() -> Void] = []
+            var faults: [(error: any Error, costKey: CostKey)] = []
             var (runDueCommands, wakeScheduler) = (false, false)
             if lockDepth == 0 {
                 swap(&callbacks, &deferredCallbacks)
+                swap(&faults, &directFaults)
                 (runDueCommands, wakeScheduler) = (hasDueCommands, hasQueuedCommands)
                 (hasDueCommands, hasQueuedCommands) = (false, false)
             }
             lock.unlock()
+            // As the scheduler hands a failed command's error over before it runs the next one.
+            for fault in faults { handleFault(fault.error, costKey: fault.costKey) }
             if runDueCommands { scheduler.runDueCommandsOnCaller() }
             // After the due commands: a start's first write does not wait for the timing thread's wake-up.
             if wakeScheduler { scheduler.wakeTimingThreadIfOwed() }
@@ -421,6 +428,26 @@ public final class HapticEngine: @unchecked Sendable {
         let (token, isDue) = scheduler.enqueue(at: deadline, class: commandClass, costKey: costKey, expectedCost: expectedCost, action: action, deferringWake: true)
         if isDue { hasDueCommands = true } else { hasQueuedCommands = true }
         return token
+    }
+
+    /// Takes the scheduler's dispatch role for a direct run of commands due now
+    /// (`DeadlineScheduler.beginDirectDispatch`); false when they must be queued. Call under the lock.
+    func beginDirectRun() -> Bool {
+        scheduler.beginDirectDispatch()
+    }
+
+    /// Gives back the dispatch role a direct run took (`DeadlineScheduler.beginDirectDispatch`).
+    /// What another thread queued meanwhile, already due, was left to the role's holder: it runs
+    /// once the outermost locked section ends. Call under the lock.
+    func endDirectRun() {
+        scheduler.endDirectDispatch()
+        hasDueCommands = true
+    }
+
+    /// A command the direct path ran failed: handled (`handleFault`) once the outermost locked
+    /// section ends, before anything due runs. Call under the lock.
+    func directRunFailed(_ error: any Error, costKey: CostKey) {
+        directFaults.append((error, costKey))
     }
 
     /// Queues a handler call until the lock is released.

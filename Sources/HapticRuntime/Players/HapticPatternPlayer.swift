@@ -340,6 +340,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
             engine.claim(channel, for: self)
         }
         try scheduleCommands(from: nil)
+        for channel in channels where channel.activePlayers.contains(id) {
+            engine.armStatusPoll(on: channel)
+        }
         // An as-soon-as-possible start may have begun earlier than `instant` (`startAdvance`).
         engine.playerBeganAudio(sent.applied(to: pattern), from: start, at: segment?.start ?? instant, rate: rateValue, player: id)
         if loopEnabledValue {
@@ -381,6 +384,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
         planCursor = 0
         if let refillToken { engine.scheduler.cancel(refillToken) }
         refillToken = nil
+        if replanTime == nil { runDueOpeningDirectly() }
         scheduleFromPlan()
         guard replanTime == nil, relative.setting.loopLength == nil else { return }
         for (index, channel) in channels.enumerated() where relative.firstDeadlineOffsets[index] == nil {
@@ -472,10 +476,70 @@ public class HapticPatternPlayer: @unchecked Sendable {
     private func schedule(_ planned: PlannedCommand) {
         let entry = nextEntryNumber()
         let channel = channels[planned.channel]
-        var commandClass = channel.commandClass(of: planned.command, streams: streams(of: planned.channel))
-        if commandClass == .transient, opens(planned) { commandClass = .control }
-        let token = engine.schedulePlanned(planned.command, on: channel, at: planned.issueAt, class: commandClass, target: commandTarget, entry: entry)
+        let token = engine.schedulePlanned(planned.command, on: channel, at: planned.issueAt, class: commandClass(of: planned), target: commandTarget, entry: entry)
         pending[entry] = Pending(token: token, time: planned.time, planned: planned)
+    }
+
+    /// The class a planned command is scheduled with: its channel's, except that a transient
+    /// opening an as-soon-as-possible segment is never dropped.
+    private func commandClass(of planned: PlannedCommand) -> CommandClass {
+        let commandClass = channels[planned.channel].commandClass(of: planned.command, streams: streams(of: planned.channel))
+        return commandClass == .transient && opens(planned) ? .control : commandClass
+    }
+
+    /// The direct path for a segment's opening (`DeadlineScheduler+Direct`): the commands at the
+    /// head of the plan that are due now run here, on the caller, in plan order, before the rest
+    /// is queued. Only where the queue would run them alike: every actuator ready (a wake is
+    /// queued and budgeted), no synchronizer that could start several together, no sounds
+    /// starting with the segment (the sound device's latency sets their start); and it stops at
+    /// the first command not due yet, or that the queue treats in its own way (`directClass`).
+    private func runDueOpeningDirectly() {
+        guard planCursor == 0, !plan.isEmpty,
+              channels.allSatisfy({ $0.actuator.powerState == .ready }),
+              engine.audioOutput == nil || engine.playsHapticsOnly,
+              channels.count == 1 || engine.synchronizers.isEmpty,
+              engine.beginDirectRun() else { return }
+        defer { engine.endDirectRun() }
+        while planCursor < plan.count, let commandClass = directClass(of: planCursor) {
+            switch engine.runDirectly(plan[planCursor], class: commandClass, for: self) {
+            case .ran:
+                planCursor += 1
+            case .failed:
+                // Handled before anything queued runs; the rest of the plan is queued, then dropped.
+                planCursor += 1
+                return
+            case .notDue:
+                return
+            }
+        }
+    }
+
+    /// The class of plan entry `index` for the direct path; nil for what only the queue runs
+    /// right: a transient it may drop when stale, a stream value that the next one, due too,
+    /// replaces (`StaleStreamCommands`), sound samples (timed by the device) and the end.
+    private func directClass(of index: Int) -> CommandClass? {
+        let planned = plan[index]
+        switch planned.command {
+        case .pcm, .stop: return nil
+        case .prepare, .trigger, .amplitude, .frequency: break
+        }
+        let planClass = commandClass(of: planned)
+        switch planClass {
+        case .transient:
+            return nil
+        case .stream:
+            // A later entry on the same channel with the same kind of command is the same stream;
+            // the plan is in issue order, so the due ones come first.
+            let now = engine.clock.now
+            var next = index + 1
+            while next < plan.count, plan[next].issueAt <= now {
+                if plan[next].channel == planned.channel, Self.setTheSameState(plan[next].command, planned.command) { return nil }
+                next += 1
+            }
+            return planClass
+        case .control, .housekeeping:
+            return planClass
+        }
     }
 
     /// The stream classes of channel `index`, made on first use.
@@ -484,6 +548,15 @@ public class HapticPatternPlayer: @unchecked Sendable {
         let made = PlayerStreams(actuator: channels[index].name, player: id)
         streams[index] = made
         return made
+    }
+
+    /// Whether two commands set the same state of an actuator (both its amplitude or both its
+    /// drive frequency): on one channel of one player, the same stream.
+    private static func setTheSameState(_ first: ActuatorCommand, _ second: ActuatorCommand) -> Bool {
+        switch (first, second) {
+        case (.amplitude, .amplitude), (.frequency, .frequency): true
+        default: false
+        }
     }
 
     /// Whether `planned` is at the start of a segment started as soon as possible: a transient

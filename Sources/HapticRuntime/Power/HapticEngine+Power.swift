@@ -37,8 +37,9 @@ extension HapticEngine {
     }
 
     func cancelIdleTimers(on channel: ActuatorChannel) {
-        for token in channel.idleTokens { scheduler.cancel(token) }
-        channel.idleTokens = []
+        // Every start cancels them: one taking of the scheduler's lock, and the storage kept.
+        scheduler.cancel(channel.idleTokens)
+        channel.idleTokens.removeAll(keepingCapacity: true)
     }
 
     /// Auto-shutdown: every actuator is off and nothing plays.

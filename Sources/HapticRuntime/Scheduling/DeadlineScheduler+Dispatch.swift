@@ -60,19 +60,24 @@ extension DeadlineScheduler {
         }
         let end = clock.now
         let handler: (@Sendable (any Error, CostKey) -> Void)? = condition.withLock {
-            recordedMetrics.dispatched += 1
-            // Housekeeping is not aimed at (`CommandClass.housekeeping`): its lateness is the
-            // kernel's wake-up, not the scheduler's timing.
-            if case .housekeeping = command.commandClass {} else { recordedMetrics.lateness.record(lateness) }
+            countRun(of: command.commandClass, lateness: lateness, failed: failure != nil)
             guard failure != nil else {
                 // A failed action's duration says nothing about what a successful one costs.
                 pending.recordCost(end - start, of: command)
                 return nil
             }
-            recordedMetrics.errors += 1
             return errorHandlerStorage
         }
         if let failure { handler?(failure, command.costKey) }
+    }
+
+    /// Counts a command that ran and keeps its lateness. Call with `condition` locked.
+    func countRun(of commandClass: CommandClass, lateness: Duration, failed: Bool) {
+        recordedMetrics.dispatched += 1
+        // Housekeeping is not aimed at (`CommandClass.housekeeping`): its lateness is the
+        // kernel's wake-up, not the scheduler's timing.
+        if case .housekeeping = commandClass {} else { recordedMetrics.lateness.record(lateness) }
+        if failed { recordedMetrics.errors += 1 }
     }
 
     /// Sleeps on the clock; a refused sleep is reported and ends the caller's loop.

@@ -12,7 +12,9 @@ import Synchronization
 ///   microseconds the kernel's wake-up cannot be trusted with.
 /// - A command already due when it is scheduled while the timing thread runs is not handed over:
 ///   it runs on the caller's thread before `schedule` returns (no sleep/wake round trip), unless
-///   another thread is running actions at that moment, which then runs it next.
+///   another thread is running actions at that moment, which then runs it next. A player's
+///   opening goes further: run by its caller as it is planned, never queued (the direct path,
+///   `DeadlineScheduler+Direct`), counted in `SchedulerMetrics.ranDirectly`.
 /// - `lead(for:)` is a moving average of the measured durations of the cost key's actions, seeded
 ///   by `expectedCost`.
 /// - Late commands follow `LatePolicy` and `CommandClass`: stale transients are dropped, streams
@@ -53,6 +55,10 @@ public final class DeadlineScheduler: @unchecked Sendable {
     /// The batch being run by the dispatch role's holder; kept so that taking due commands reuses
     /// its storage instead of allocating.
     var dueBuffer: [DueCommand] = []
+    /// What the direct path ran since it took the dispatch role, recorded when it gives the role
+    /// back (`endDirectDispatch`). Only the role's holder touches it, so it needs no lock; its
+    /// storage is kept.
+    var directRuns: [DirectRunRecord] = []
     var timingThread: PlatformThread?
     var sleeper: (any InterruptibleSleeper)?
     var realtimeSetupStorage: RealtimeSetup?
@@ -179,6 +185,14 @@ public final class DeadlineScheduler: @unchecked Sendable {
     /// Removes a command that has not started; does nothing when it already ran or was dropped.
     public func cancel(_ token: ScheduledToken) {
         condition.withLock { _ = pending.cancel(token) }
+    }
+
+    /// Removes the commands of `tokens` that have not started, under one taking of the lock.
+    func cancel(_ tokens: [ScheduledToken]) {
+        guard !tokens.isEmpty else { return }
+        condition.withLock {
+            for token in tokens { _ = pending.cancel(token) }
+        }
     }
 
     /// Removes every command that has not started. Learned leads are kept.

@@ -62,17 +62,7 @@ struct PendingCommands {
     mutating func insert(
         deadline: MonotonicInstant, commandClass: CommandClass, costKey: CostKey, expectedCost: Duration, action: ScheduledAction
     ) -> (token: ScheduledToken, dispatchInstant: MonotonicInstant) {
-        let index: Int
-        if let existing = queueIndex[costKey] {
-            index = existing
-            queues[index].estimate.offer(expectedCost: expectedCost)
-        } else {
-            index = queues.count
-            var queue = CostQueue(estimate: CostEstimate(expectedCost: expectedCost))
-            if case .stream = commandClass { queue.heap.reserveCapacity(Self.reservedCommands) }
-            queues.append(queue)
-            queueIndex[costKey] = index
-        }
+        let index = queue(for: costKey, expectedCost: expectedCost, commandClass: commandClass)
         let token = ScheduledToken(sequence: nextSequence, queue: index)
         nextSequence += 1
         queues[index].heap.insert(ScheduledCommand(token: token, deadline: deadline, commandClass: commandClass, costKey: costKey, queue: index, action: action))
@@ -80,11 +70,27 @@ struct PendingCommands {
         return (token, MonotonicInstant(nanoseconds: deadline.nanoseconds - queues[index].estimate.leadNanoseconds))
     }
 
+    /// The index of `costKey`'s queue, made on first use; `expectedCost` seeds its lead when
+    /// nothing is known of it yet.
+    private mutating func queue(for costKey: CostKey, expectedCost: Duration, commandClass: CommandClass) -> Int {
+        if let existing = queueIndex[costKey] {
+            queues[existing].estimate.offer(expectedCost: expectedCost)
+            return existing
+        }
+        var queue = CostQueue(estimate: CostEstimate(expectedCost: expectedCost))
+        if case .stream = commandClass { queue.heap.reserveCapacity(Self.reservedCommands) }
+        queues.append(queue)
+        queueIndex[costKey] = queues.count - 1
+        return queues.count - 1
+    }
+
     /// Forgets `token`'s command; false when it already ran, was dropped or cancelled.
     @discardableResult
     mutating func cancel(_ token: ScheduledToken) -> Bool {
         guard live.remove(token) != nil else { return false }
-        queues[token.queue].cancellations &+= 1
+        // A token of another scheduler (a caller's mistake) may name no queue here; a head it
+        // leaves taken for live is claimed in vain and skipped (`claim`), never run.
+        if queues.indices.contains(token.queue) { queues[token.queue].cancellations &+= 1 }
         return true
     }
 
@@ -124,10 +130,29 @@ struct PendingCommands {
         queues[command.queue].estimate.record(cost)
     }
 
+    /// Feeds the measured duration of a command run without being queued (the scheduler's direct
+    /// path) into the lead of its key, as if it had been.
+    mutating func recordCost(_ cost: Duration, forKey costKey: CostKey, expectedCost: Duration, commandClass: CommandClass) {
+        queues[queue(for: costKey, expectedCost: expectedCost, commandClass: commandClass)].estimate.record(cost)
+    }
+
     /// The earliest dispatch instant of a live command, discarding cancelled heads on the way.
     mutating func nextDispatchInstant() -> MonotonicInstant? {
         defer { releaseDiscarded() }
         return earliest()?.dispatchInstant
+    }
+
+    /// Whether a live command is due at `now`. Cheaper than `nextDispatchInstant()` when nothing
+    /// is: a queue whose head is not due is passed over without asking whether that head was
+    /// cancelled (every start cancels its actuator's idle timers, far in the future), and
+    /// cancelled heads are set aside only where one is due.
+    mutating func hasDueCommand(at now: MonotonicInstant) -> Bool {
+        for index in queues.indices {
+            guard let head = queues[index].heap.firstOrder,
+                  head.deadline.nanoseconds - queues[index].estimate.leadNanoseconds <= now.nanoseconds else { continue }
+            if let live = liveHead(of: index), live.deadline.nanoseconds - queues[index].estimate.leadNanoseconds <= now.nanoseconds { return true }
+        }
+        return false
     }
 
     /// The earliest dispatch instant of a live command, and how closely the timing thread aims at

@@ -2,6 +2,9 @@
 public struct SchedulerMetrics: Sendable {
     /// Actions run (including those that threw).
     public var dispatched: Int
+    /// Of `dispatched`, those a caller ran the moment it planned them, without queueing them (a
+    /// player's opening on a ready actuator: see `DeadlineScheduler`).
+    public var ranDirectly: Int
     /// `.transient` commands dropped for being later than the tolerance.
     public var droppedLate: Int
     /// Older `.stream` commands skipped because a newer one of the same stream was also due.
@@ -14,6 +17,7 @@ public struct SchedulerMetrics: Sendable {
     /// All zero.
     public init() {
         dispatched = 0
+        ranDirectly = 0
         droppedLate = 0
         resynced = 0
         errors = 0

@@ -1123,7 +1123,8 @@ ff_steps_start() {
     [ -n "$FF_READER" ] || { echo "lane: EV_FF steps: no hapticboard-ff thread in process $1"; return 0; }
     echo "common_pid == $FF_READER" > $TRACING/events/raw_syscalls/sys_enter/filter
     echo "common_pid == $FF_READER" > $TRACING/events/raw_syscalls/sys_exit/filter
-    echo "prev_pid == $FF_READER || next_pid == $FF_READER" > $TRACING/events/sched/sched_switch/filter
+    # Every switch, not only the reading thread's: a slow play shows what ran instead.
+    echo 0 > $TRACING/events/sched/sched_switch/filter
     echo "pid == $FF_READER" > $TRACING/events/sched/sched_wakeup/filter
     echo 1 > $TRACING/events/raw_syscalls/enable
     echo 1 > $TRACING/events/sched/sched_switch/enable
@@ -1134,7 +1135,8 @@ ff_steps_start() {
 # "ff-latency" mark → the reading thread woken → switched in → its poll returning → its read of the
 # event entered → returned → its first ioctl entered (the i2c-dev transfer; the time before it is
 # hapticboard's own work in user space) → the SMBus write traced. Prints the median and p90 of each
-# step, and the events of plays 100 to 102 as they came.
+# step, the events of plays 100 to 102 as they came, and those of every play slower than 2 ms (with
+# every task's switches: a step that took milliseconds without one was time the guest did not run).
 ff_steps_report() {
     [ -n "${FF_READER:-}" ] || return 0
     echo 0 > $TRACING/events/raw_syscalls/enable
@@ -1143,12 +1145,14 @@ ff_steps_report() {
     # x86-64 syscall numbers: read 0, poll 7, ioctl 16, ppoll 271.
     awk -v reader=$FF_READER '
         function stamp(   i) { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+[.][0-9]+:$/) return substr($i, 1, length($i) - 1); return "?" }
-        / tracing_mark_write: ff-latency/ { mark = stamp(); plays++; woken = running = polled = reading = read = ioctl = ""; next }
+        / tracing_mark_write: ff-latency/ { mark = stamp(); plays++; woken = running = polled = reading = read = ioctl = events = ""; next }
         mark == "" { next }
         {
             t = (stamp() - mark) * 1000000
             event = $0; sub(/.*[0-9]+[.][0-9]+: /, "", event)
-            if (plays >= 100 && plays <= 102) printf "lane: EV_FF steps: play %d +%.1f us %s %s\n", plays, t, substr($1, 1, 24), substr(event, 1, 80)
+            line = sprintf("+%.1f us %s %s", t, substr($1, 1, 24), substr(event, 1, 80))
+            events = events "\n" line
+            if (plays >= 100 && plays <= 102) printf "lane: EV_FF steps: play %d %s\n", plays, line
             if (event ~ /^sched_wakeup/ && woken == "") woken = t
             else if (event ~ /^sched_switch/ && event ~ ("next_pid=" reader " ") && running == "") running = t
             else if (event ~ /^sys_exit: NR (7|271) / && polled == "") polled = t
@@ -1157,6 +1161,8 @@ ff_steps_report() {
             else if (event ~ /^sys_enter: NR 16 / && ioctl == "") ioctl = t
             else if (event ~ /^smbus_write/) {
                 if (ioctl != "") print "steps", woken, running, polled, reading, read, ioctl, t
+                # A play in the tail: every event of it, to tell the step that took the time.
+                if (t > 2000) { gsub(/\n/, "\nlane: EV_FF steps: slow play " plays " ", events); print substr(events, 2) }
                 mark = ""
             }
         }' /tmp/trace | tee /tmp/ff.steps | grep '^lane: '

@@ -15,10 +15,7 @@ final class DirectDispatchTests: XCTestCase {
     }
 
     func testQueuedCommandsAlreadyDueRunBeforeAnythingDirect() throws {
-        let clock = VirtualClock(sleepAdvancesTime: false)
-        clock.advance(to: ms(100))
-        let scheduler = DeadlineScheduler(clock: clock)
-        scheduler.startThread()
+        let (clock, scheduler) = runningScheduler()
         defer { scheduler.stopThread() }
         let ran = ActionLog()
         // Due, and left queued as the engine leaves it until its locked section ends.
@@ -37,10 +34,7 @@ final class DirectDispatchTests: XCTestCase {
     }
 
     func testOnlyALiveDueCommandHoldsTheDirectPathBack() throws {
-        let clock = VirtualClock(sleepAdvancesTime: false)
-        clock.advance(to: ms(100))
-        let scheduler = DeadlineScheduler(clock: clock)
-        scheduler.startThread()
+        let (_, scheduler) = runningScheduler()
         defer { scheduler.stopThread() }
         // A start cancels its actuator's idle timers: cancelled, they hold nothing back.
         let (cancelled, _) = scheduler.enqueue(at: ms(80), class: .control, costKey: "k", action: .closure {}, deferringWake: true)
@@ -67,10 +61,7 @@ final class DirectDispatchTests: XCTestCase {
     }
 
     func testADirectRunIsCountedTimedAndLearnedAsADispatchedOne() throws {
-        let clock = VirtualClock(sleepAdvancesTime: false)
-        clock.advance(to: ms(100))
-        let scheduler = DeadlineScheduler(clock: clock)
-        scheduler.startThread()
+        let (clock, scheduler) = runningScheduler()
         defer { scheduler.stopThread() }
         XCTAssertTrue(scheduler.beginDirectDispatch())
         let failure = scheduler.runDirectly(dispatchedAt: ms(99), class: .control, costKey: "write", expectedCost: .zero) {
@@ -93,5 +84,15 @@ final class DirectDispatchTests: XCTestCase {
         XCTAssertEqual(metrics.lateness.maximum, .milliseconds(1), "started 1 ms after its dispatch instant")
         XCTAssertEqual(scheduler.lead(for: "write"), .microseconds(300), "its duration is its key's lead")
         XCTAssertEqual(scheduler.lead(for: "failing"), .zero, "a failure teaches nothing about the cost")
+    }
+
+    /// A scheduler on a virtual clock at 100 ms whose sleeps wait for the test, its timing thread
+    /// started: stop it when done.
+    private func runningScheduler() -> (VirtualClock, DeadlineScheduler) {
+        let clock = VirtualClock(sleepAdvancesTime: false)
+        clock.advance(to: ms(100))
+        let scheduler = DeadlineScheduler(clock: clock)
+        scheduler.startThread()
+        return (clock, scheduler)
     }
 }

@@ -33,20 +33,24 @@ final class DirectDispatchTests: XCTestCase {
         scheduler.endDirectDispatch()
     }
 
-    func testOnlyALiveDueCommandHoldsTheDirectPathBack() throws {
+    func testACancelledDueCommandDoesNotHoldTheDirectPathBack() throws {
         let (_, scheduler) = runningScheduler()
         defer { scheduler.stopThread() }
-        // A start cancels its actuator's idle timers: cancelled, they hold nothing back.
+        // A start cancels its actuator's idle timers: cancelled, they hold nothing back, nor does
+        // a live command not yet due.
         let (cancelled, _) = scheduler.enqueue(at: ms(80), class: .control, costKey: "k", action: .closure {}, deferringWake: true)
         _ = scheduler.enqueue(at: ms(500), class: .control, costKey: "later", action: .closure {}, deferringWake: true)
         scheduler.cancel(cancelled)
         XCTAssertTrue(scheduler.beginDirectDispatch())
         scheduler.endDirectDispatch()
+    }
 
-        // A live command due behind a cancelled one in the same queue does.
-        let (again, _) = scheduler.enqueue(at: ms(85), class: .control, costKey: "k", action: .closure {}, deferringWake: true)
+    func testALiveDueCommandBehindACancelledOneHoldsTheDirectPathBack() throws {
+        let (_, scheduler) = runningScheduler()
+        defer { scheduler.stopThread() }
+        let (cancelled, _) = scheduler.enqueue(at: ms(85), class: .control, costKey: "k", action: .closure {}, deferringWake: true)
         _ = scheduler.enqueue(at: ms(90), class: .control, costKey: "k", action: .closure {}, deferringWake: true)
-        scheduler.cancel(again)
+        scheduler.cancel(cancelled)
         XCTAssertFalse(scheduler.beginDirectDispatch())
     }
 
@@ -87,12 +91,16 @@ final class DirectDispatchTests: XCTestCase {
     }
 
     /// A scheduler on a virtual clock at 100 ms whose sleeps wait for the test, its timing thread
-    /// started: stop it when done.
+    /// started and waiting for work: stop it when done.
     private func runningScheduler() -> (VirtualClock, DeadlineScheduler) {
         let clock = VirtualClock(sleepAdvancesTime: false)
         clock.advance(to: ms(100))
         let scheduler = DeadlineScheduler(clock: clock)
         scheduler.startThread()
+        // Ready is set under the lock the thread keeps until it waits: once it reads true, the
+        // thread has looked at the empty queue and waits, and a command queued without waking it
+        // stays queued for the test.
+        while !scheduler.isThreadReady { sched_yield() }
         return (clock, scheduler)
     }
 }

@@ -489,16 +489,11 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     /// The direct path for a segment's opening (`DeadlineScheduler+Direct`): the commands at the
     /// head of the plan that are due now run here, on the caller, in plan order, before the rest
-    /// is queued. Only where the queue would run them alike: every actuator ready (a wake is
-    /// queued and budgeted), no synchronizer that could start several together, no sounds
-    /// starting with the segment (the sound device's latency sets their start); and it stops at
-    /// the first command not due yet, or that the queue treats in its own way (`directClass`).
+    /// is queued. Only where the queue would run them alike (`openingDependsOnThePlanAlone`); it
+    /// stops at the first command not due yet, or that the queue treats in its own way
+    /// (`directClass`).
     private func runDueOpeningDirectly() {
-        guard planCursor == 0, !plan.isEmpty,
-              channels.allSatisfy({ $0.actuator.powerState == .ready }),
-              engine.audioOutput == nil || engine.playsHapticsOnly,
-              channels.count == 1 || engine.synchronizers.isEmpty,
-              engine.beginDirectRun() else { return }
+        guard planCursor == 0, !plan.isEmpty, openingDependsOnThePlanAlone, engine.beginDirectRun() else { return }
         defer { engine.endDirectRun() }
         while planCursor < plan.count, let commandClass = directClass(of: planCursor) {
             switch engine.runDirectly(plan[planCursor], class: commandClass, for: self) {
@@ -581,6 +576,17 @@ public class HapticPatternPlayer: @unchecked Sendable {
         }
     }
 
+    /// Whether a segment's opening is this player's commands and the bus alone: every actuator
+    /// ready (a wake or a leave from standby is budgeted from the start's guess), no sounds
+    /// starting with it (the sound device's latency sets their start), no synchronizer that may
+    /// start several actuators together (its lead is its own). Then the segment may begin early
+    /// (`startAdvance`) and its due opening run on the caller (`runDueOpeningDirectly`).
+    private var openingDependsOnThePlanAlone: Bool {
+        channels.allSatisfy({ $0.actuator.powerState == .ready })
+            && (engine.audioOutput == nil || engine.playsHapticsOnly)
+            && (channels.count == 1 || engine.synchronizers.isEmpty)
+    }
+
     /// How much earlier than planned an as-soon-as-possible segment can begin: its start instant
     /// is the engine's guess (`ActuatorChannel.startLead`, a whole sequencer trigger at the bus's
     /// rated speed), but the scheduler already issues each command its learned lead ahead of its
@@ -591,10 +597,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// sounds start with the segment (the sound device's own latency sets their start), and for
     /// commands a synchronizer may start together (their lead is the synchronizer's).
     private func startAdvance(of planned: [PlannedCommand]) -> Duration {
-        guard channels.allSatisfy({ $0.actuator.powerState == .ready }),
-              engine.audioOutput == nil || engine.playsHapticsOnly,
-              channels.count == 1 || engine.synchronizers.isEmpty,
-              let firstIssue = planned.lazy.map(\.issueAt).min() else { return .zero }
+        guard openingDependsOnThePlanAlone, let firstIssue = planned.lazy.map(\.issueAt).min() else { return .zero }
         let now = engine.clock.now
         var earliestDispatch: MonotonicInstant?
         // No lead is longer than the plan's horizon, so later commands cannot be dispatched first.

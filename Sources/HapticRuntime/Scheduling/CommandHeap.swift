@@ -25,9 +25,6 @@ struct ScheduledCommand: Sendable {
     let deadline: MonotonicInstant
     let commandClass: CommandClass
     let costKey: CostKey
-    /// Where the key's queue and learned lead are in `PendingCommands`, so running the command
-    /// never hashes its key.
-    let queue: Int
     let action: ScheduledAction
 
     /// Earlier deadline first; equal deadlines in schedule order.

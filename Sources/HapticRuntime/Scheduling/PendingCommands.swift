@@ -65,7 +65,7 @@ struct PendingCommands {
         let index = queue(for: costKey, expectedCost: expectedCost, commandClass: commandClass)
         let token = ScheduledToken(sequence: nextSequence, queue: index)
         nextSequence += 1
-        queues[index].heap.insert(ScheduledCommand(token: token, deadline: deadline, commandClass: commandClass, costKey: costKey, queue: index, action: action))
+        queues[index].heap.insert(ScheduledCommand(token: token, deadline: deadline, commandClass: commandClass, costKey: costKey, action: action))
         live.insert(token)
         return (token, MonotonicInstant(nanoseconds: deadline.nanoseconds - queues[index].estimate.leadNanoseconds))
     }
@@ -127,7 +127,7 @@ struct PendingCommands {
 
     /// Feeds a measured duration into the lead of the command's key.
     mutating func recordCost(_ cost: Duration, of command: ScheduledCommand) {
-        queues[command.queue].estimate.record(cost)
+        queues[command.token.queue].estimate.record(cost)
     }
 
     /// Feeds the measured duration of a command run without being queued (the scheduler's direct

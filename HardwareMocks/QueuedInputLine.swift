@@ -32,8 +32,10 @@ public final class QueuedInputLine: ConfiguredDigitalInput, @unchecked Sendable 
                 overflows += 1
             }
             queue.append(EdgeEvent(edge: edge, timestamp: timestamp))
-            condition.signal()
         }
+        // After the lock is given back: a reader woken while it is still held would sleep again
+        // on the lock (a second wake-up that no kernel edge costs).
+        condition.signal()
     }
 
     public func read() throws(GPIOError) -> LineLevel {

@@ -62,7 +62,7 @@ public final class InputBindings: @unchecked Sendable {
                 case (.hold, .release):
                     cancelTimer(index)
                 case (.whileHeld, .press):
-                    endHeld(index, tail: nil, &report)
+                    endHeld(index, tail: nil, restarting: true, &report)
                     startHeld(index, until: event.timestamp + binding.maximumHold, &report)
                 case (.whileHeld(let tail), .release):
                     endHeld(index, tail: tail, &report)
@@ -107,7 +107,8 @@ public final class InputBindings: @unchecked Sendable {
 
     private func fire(_ index: Int, _ content: InputContent, _ report: inout Report) {
         if bindings[index].retrigger == .restart {
-            for id in players[index] ?? [] { try? service.stop(player: id) }
+            // Started again at once: the actuator is not put in standby in between.
+            for id in players[index] ?? [] { try? service.stop(player: id, standby: false) }
             players[index] = []
         }
         guard let id = play(request(index, content), &report) else { return }
@@ -124,11 +125,13 @@ public final class InputBindings: @unchecked Sendable {
         }
     }
 
-    /// Ends held binding `index`'s loop and plays `tail` (nothing when it was not held).
-    private func endHeld(_ index: Int, tail: InputContent?, _ report: inout Report) {
+    /// Ends held binding `index`'s loop and plays `tail` (nothing when it was not held); when
+    /// `restarting`, its loop starts again at once.
+    private func endHeld(_ index: Int, tail: InputContent?, restarting: Bool = false, _ report: inout Report) {
         cancelTimer(index)
         guard let id = held.removeValue(forKey: index) else { return }
-        try? service.stop(player: id)
+        // Feedback follows at once (the tail, or the loop again): no standby in between.
+        try? service.stop(player: id, standby: tail == nil && !restarting)
         if let tail { play(request(index, tail), &report) }
     }
 

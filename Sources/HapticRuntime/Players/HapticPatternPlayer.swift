@@ -164,10 +164,18 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// Stops at once and drops everything pending, including scheduled stops, pauses and resumes;
     /// actuators no other player uses go to standby; the completion handler is not called.
     public func cancel() throws {
+        try cancel(standby: true)
+    }
+
+    /// `cancel()`; with `standby` false the actuators no other player uses are stopped but left
+    /// ready, going to standby by their idle timeouts as after an end: for a player another
+    /// replaces at once (a retriggered binding, a preemption), whose start would otherwise wake
+    /// the chip again — two bus writes more before its first level.
+    func cancel(standby: Bool) throws {
         try engine.locked {
             cancelControls()
             engine.playerStoppedAudio(player: id)
-            try releaseAll(standby: true)
+            try releaseAll(standby: standby)
             cancelScheduled()
             segment = nil
             pausedOffset = nil

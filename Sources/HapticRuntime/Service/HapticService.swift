@@ -197,11 +197,13 @@ public final class HapticService: @unchecked Sendable {
         }
     }
 
-    /// Stops player `id` at once.
-    public func stop(player id: Int) throws(ServiceError) {
+    /// Stops player `id` at once. Its actuators go to standby, unless `standby` is false: then
+    /// they are left stopped and ready for feedback that follows at once (a retriggered input
+    /// binding), and go to standby by their idle timeouts.
+    public func stop(player id: Int, standby: Bool = true) throws(ServiceError) {
         try locked { () throws(ServiceError) in
             guard entries[id] != nil else { throw ServiceError(.unknownPlayer, "no player \(id) (it may have ended)") }
-            cancel(id, .stopped)
+            cancel(id, .stopped, standby: standby)
         }
     }
 
@@ -476,7 +478,8 @@ public final class HapticService: @unchecked Sendable {
         }
         for id in preempted.sorted() {
             countersValue.preemptions += 1
-            cancel(id, .preempted)
+            // The new player takes the actuators at once: no standby and wake between the two.
+            cancel(id, .preempted, standby: false)
         }
         for (index, actuator) in wanted.enumerated() where mixing[index] >= limits.playersPerActuator {
             throw refused(ServiceError(.tooManyPlayers, "\(mixing[index]) players already mix on \(actuator); the limit is \(limits.playersPerActuator)"))
@@ -542,12 +545,13 @@ public final class HapticService: @unchecked Sendable {
         if case HapticEngineError.continuousDriveLimit = error { true } else { false }
     }
 
-    /// Stops every engine player of `id` at once and ends it with `reason`.
-    private func cancel(_ id: Int, _ reason: PlayerEndReason) {
+    /// Stops every engine player of `id` at once and ends it with `reason`; `standby` as in
+    /// `stop(player:standby:)`.
+    private func cancel(_ id: Int, _ reason: PlayerEndReason, standby: Bool = true) {
         guard let entry = entries.removeValue(forKey: id) else { return }
         var stoppedCleanly = true
         for player in entry.players {
-            do { try player.cancel() } catch { stoppedCleanly = false }
+            do { try player.cancel(standby: standby) } catch { stoppedCleanly = false }
         }
         if stoppedCleanly, [.stopped, .preempted, .clientLeft].contains(reason) { keepPlayers(of: entry) }
         finish(id, reason)

@@ -146,6 +146,28 @@ final class InputBindingsTests: XCTestCase {
         XCTAssertTrue(events.ended.contains("\(first) stopped"))
     }
 
+    /// A click retriggered while it plays stops it and starts again on a chip left ready: no
+    /// standby and wake (MODE writes) between the two, each a bus write before the new click on a
+    /// real bus. Standby still comes, by the idle timeouts, once nothing plays.
+    func testARetriggerWhileItPlaysNeverPutsTheChipInStandbyBetween() throws {
+        try start([InputBinding(input: "a", trigger: .press, content: .effect(1), actuators: ["main"])])
+        send("a", .press)
+        run(for: .milliseconds(20))
+        XCTAssertEqual(service.players.count, 1, "a 60 ms click still plays")
+        let chip = try XCTUnwrap(hardware.chips["main"])
+        chip.bus.clearLog()
+        send("a", .press)
+        run(for: .milliseconds(1))
+        let writes = chip.bus.log.flatMap { entry in entry.operations.compactMap { operation -> [UInt8]? in
+            if case .write(let bytes) = operation, bytes.count == 2 { bytes } else { nil }
+        } }
+        XCTAssertEqual(writes.first, [DRV2605Register.go.rawValue, 0], "the playing click stopped first: \(writes)")
+        XCTAssertEqual(writes.last, [DRV2605Register.go.rawValue, 1], "the new click started: \(writes)")
+        XCTAssertFalse(writes.contains { $0[0] == DRV2605Register.mode.rawValue }, "no standby and wake between: \(writes)")
+        run(for: .seconds(5))
+        assertChipStoppedInStandby(chip.chip)
+    }
+
     func testARetriggeredLayeringButtonPlaysOnTop() throws {
         try start([InputBinding(input: "a", trigger: .press, content: .notation(source: "buzz", Self.buzz), retrigger: .layer)])
         send("a", .press)

@@ -96,6 +96,25 @@ final class HapticServiceTests: XCTestCase {
         XCTAssertEqual(refusal { try self.service.stop(player: alarm.id) }, .unknownPlayer)
     }
 
+    /// A preempted player hands its actuator to the new one ready: stopped, not put in standby and
+    /// woken again before the new player's first level. A client's stop puts it in standby at once.
+    func testAPreemptionLeavesTheChipReadyAndAStopPutsItInStandby() throws {
+        try start()
+        _ = try service.play(notation("continuous 5s:\n  intensity: loud"), from: kiosk)
+        run(for: .milliseconds(50))
+        let bus = try XCTUnwrap(hardware.chips["main"]).bus
+        bus.clearLog()
+        let alarm = try XCTUnwrap(service.play(notation("continuous 2s:\n  intensity: loud", priority: 5), from: game).player)
+        run(for: .milliseconds(5))
+        let standbyWrites = bus.log.filter { entry in
+            entry.operations.contains { if case .write(let bytes) = $0 { bytes.count == 2 && bytes[0] == DRV2605Register.mode.rawValue && bytes[1] & 0x40 != 0 } else { false } }
+        }
+        XCTAssertEqual(standbyWrites.count, 0, "no standby between the two players")
+        XCTAssertGreaterThan(chip.drive.level(at: clock.now).amplitude, 0, "the alarm drives")
+        try service.stop(player: alarm.id)
+        XCTAssertEqual(chip.register(DRV2605Register.mode.rawValue) & 0x40, 0x40, "MODE.STANDBY at once after a stop")
+    }
+
     func testTriggersAreRateLimitedPerClientOnTheEngineClock() throws {
         var limits = HapticService.Limits()
         limits.triggersPerSecond = 10

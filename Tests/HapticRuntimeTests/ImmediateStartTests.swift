@@ -55,7 +55,7 @@ final class ImmediateStartTests: XCTestCase {
     /// the queue does, only the newest is written (`StaleStreamCommands`). The direct path runs the
     /// mode switch and leaves the stream to the queue, whose resync skips the rest.
     func testAStartBehindItsTimeWritesOnlyTheNewestDueLevel() throws {
-        let (engine, chip) = try readyEngineWithTimingThread()
+        let (engine, _) = try readyEngineWithTimingThread()
         defer { stop(engine) }
         // A second-long rise: a new level every update.
         let rise = HapticPattern(

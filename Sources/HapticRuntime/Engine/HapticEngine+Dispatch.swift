@@ -230,8 +230,13 @@ extension HapticEngine {
             cancelDriveCheck(on: channel)
             cancelStatusPoll(on: channel)
             channel.sequenceMayRun = false
-            try channel.actuator.stop()
-            if standby { record(try channel.actuator.standby(), on: channel, automatic: true) }
+            // A standby stops the output itself (`Actuator.standby`): stopping first wrote the
+            // stop twice (GO and RTP_INPUT on a DRV2605), two bus writes before the standby's.
+            if standby {
+                record(try channel.actuator.standby(), on: channel, automatic: true)
+            } else {
+                try channel.actuator.stop()
+            }
             armIdleTimers(on: channel)
         } else {
             try writeMix(on: channel)

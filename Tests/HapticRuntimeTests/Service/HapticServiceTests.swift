@@ -111,8 +111,12 @@ final class HapticServiceTests: XCTestCase {
         }
         XCTAssertEqual(standbyWrites.count, 0, "no standby between the two players")
         XCTAssertGreaterThan(chip.drive.level(at: clock.now).amplitude, 0, "the alarm drives")
+        bus.clearLog()
         try service.stop(player: alarm.id)
         XCTAssertEqual(chip.register(DRV2605Register.mode.rawValue) & 0x40, 0x40, "MODE.STANDBY at once after a stop")
+        let registers = bus.log.flatMap { entry in entry.operations.compactMap { if case .write(let bytes) = $0 { bytes.first } else { nil } } }
+        XCTAssertEqual(registers, [DRV2605Register.go.rawValue, DRV2605Register.realtimeInput.rawValue, DRV2605Register.mode.rawValue],
+                       "the stop written once, then standby")
     }
 
     func testTriggersAreRateLimitedPerClientOnTheEngineClock() throws {

@@ -106,9 +106,13 @@ final class RawHTTPConnection {
 
     /// Sends `text` as one text frame, masked as every client frame must be (§5.3); one write.
     func send(webSocketText text: String) throws {
-        let payload = Array(text.utf8)
+        try send(webSocketFrame: 0x1, Array(text.utf8))
+    }
+
+    /// Sends one final frame of `opcode` carrying `payload`, masked (§5.3); one write.
+    private func send(webSocketFrame opcode: UInt8, _ payload: [UInt8]) throws {
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
-        var frame: [UInt8] = [0x81]   // FIN, text
+        var frame: [UInt8] = [0x80 | opcode]   // FIN
         switch payload.count {
         case ..<126: frame.append(0x80 | UInt8(payload.count))
         case ...0xFFFF: frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
@@ -119,8 +123,24 @@ final class RawHTTPConnection {
         try send(bytes: frame)
     }
 
-    /// Reads one unfragmented, unmasked frame from the service; its payload as text.
+    /// Reads one unfragmented, unmasked data frame from the service; its payload as text. A ping
+    /// on the way is answered with its pong (§5.5.2: the service closes a connection that does
+    /// not answer its pings, which a run slower than their period would meet), a pong skipped,
+    /// a close reported.
     func readWebSocketFrame() throws -> String {
+        while true {
+            let (opcode, payload) = try readAnyWebSocketFrame()
+            switch opcode {
+            case 0x9: try send(webSocketFrame: 0xA, payload)
+            case 0xA: continue
+            case 0x8: throw CommandLineError.content("the service closed the WebSocket")
+            default: return String(decoding: payload, as: UTF8.self)
+            }
+        }
+    }
+
+    /// The next whole frame: its opcode and payload.
+    private func readAnyWebSocketFrame() throws -> (opcode: UInt8, payload: [UInt8]) {
         while true {
             if buffer.count >= 2 {
                 var length = Int(buffer[1] & 0x7F)
@@ -133,9 +153,9 @@ final class RawHTTPConnection {
                     start = 10
                 }
                 if length < 126 || start > 2, buffer.count >= start + length {
-                    let payload = String(decoding: buffer[start..<(start + length)], as: UTF8.self)
+                    let frame = (opcode: buffer[0] & 0x0F, payload: Array(buffer[start..<(start + length)]))
                     buffer.removeFirst(start + length)
-                    return payload
+                    return frame
                 }
             }
             guard try readMore() else { throw CommandLineError.content("the service closed the connection") }

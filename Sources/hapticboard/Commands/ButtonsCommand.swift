@@ -25,8 +25,8 @@ struct ButtonsCommand: ParsableCommand {
             EV_REL): presses and detents are reported there, and games' rumble plays too.
 
             Examples:
-              hapticboard buttons --board kiosk-buttons
-              hapticboard buttons --board kiosk-buttons --seconds 30
+              hapticboard buttons --board sim-kiosk-panel
+              hapticboard buttons --board sim-kiosk-panel --seconds 30
             """
     )
 
@@ -74,6 +74,8 @@ struct ButtonsCommand: ParsableCommand {
         }
         let inputs = try BoardInputs(configuration, hardware: board.opened.hardware, service: service, forceFeedback: provider)
         let printer = ButtonPrinter(clock: board.opened.clock)
+        // Runs after the readers stop (declared after this): their last lines are written.
+        defer { printer.flush() }
         for reader in inputs.readers {
             let line = reader.line.name
             reader.edgeHandler = { role, edge in printer.edge(line: line, role: role, edge) }
@@ -95,9 +97,12 @@ struct ButtonsCommand: ParsableCommand {
     }
 }
 
-/// Prints from the readers' threads one line at a time.
+/// Prints what the readers' threads report, in order, on a queue of its own: formatting a line
+/// (Foundation's `String(format:)`) and writing it were on the reader's thread before the edge was
+/// decoded, so every press's first bus write waited for them — in the kernel lane's emulated guest,
+/// most of the edge → bus figure. The instant a report is timed at is read on the reader's thread.
 final class ButtonPrinter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let queue = DispatchQueue(label: "hapticboard.buttons.printer")
     private let clock: any MonotonicClock
 
     init(clock: any MonotonicClock) {
@@ -105,16 +110,26 @@ final class ButtonPrinter: @unchecked Sendable {
     }
 
     func say(_ text: String) {
-        lock.withLock { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        queue.async { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     }
 
     func edge(line: String, role: InputDecoder.LineRole, _ edge: EdgeEvent) {
-        say(String(format: "%@ %@ %@ at %.6f s", role.input, line, edge.edge == .rising ? "rising" : "falling", edge.timestamp.seconds))
+        queue.async {
+            FileHandle.standardOutput.write(Data((String(format: "%@ %@ %@ at %.6f s", role.input, line, edge.edge == .rising ? "rising" : "falling", edge.timestamp.seconds) + "\n").utf8))
+        }
     }
 
     func report(_ report: InputBindings.Report) {
         let latency = Double((clock.now - report.event.timestamp).nanoseconds) / 1_000
-        let played = report.players.isEmpty ? "no player" : "players \(report.players.map(String.init).joined(separator: ", "))"
-        say(String(format: "  %@ → %@, edge → scheduled %.0f µs", report.event.description, played, latency) + report.problems.map { "\n  refused: \($0)" }.joined())
+        queue.async {
+            let played = report.players.isEmpty ? "no player" : "players \(report.players.map(String.init).joined(separator: ", "))"
+            let text = String(format: "  %@ → %@, edge → scheduled %.0f µs", report.event.description, played, latency) + report.problems.map { "\n  refused: \($0)" }.joined()
+            FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        }
+    }
+
+    /// Waits until every line handed over so far is written.
+    func flush() {
+        queue.sync {}
     }
 }

@@ -32,11 +32,20 @@ public final class DRV2605 {
     /// The clock every wait (EN settle, polling, retry backoff) runs on.
     public let clock: any MonotonicClock
     /// How transient bus errors on idempotent accesses are retried.
-    public var retryPolicy: DRV2605RetryPolicy
+    public var retryPolicy: DRV2605RetryPolicy {
+        get { storedRetryPolicy }
+        set { storedRetryPolicy = newValue }
+    }
     /// The variant found by the last `identify()`.
-    public private(set) var variant: DRV2605Variant?
+    public var variant: DRV2605Variant? { storedVariant }
     /// STATUS as last read (by `identify()`, `readStatus()` or `checkFaults()`).
-    public private(set) var lastStatus: DRV2605Status?
+    public var lastStatus: DRV2605Status? { storedLastStatus }
+    // Stored apart from the public accessors, which every transfer reads: a public stored property
+    // keeps a run-time exclusivity check on every access, as no optimiser can see another
+    // module's; these private ones the optimiser checks once, at compile time.
+    private var storedRetryPolicy: DRV2605RetryPolicy
+    private var storedVariant: DRV2605Variant?
+    private var storedLastStatus: DRV2605Status?
     /// The clear-on-read STATUS flags (DIAG_RESULT, OVER_TEMP) and OC_DETECT seen by any read since
     /// `takeUnreportedFaults()` last took them: reading STATUS clears OVER_TEMP, so a read made for
     /// another purpose (identifying the chip at wake) must not lose it.
@@ -54,7 +63,7 @@ public final class DRV2605 {
         self.address = address
         self.enableLine = enableLine
         self.clock = clock
-        self.retryPolicy = retryPolicy
+        storedRetryPolicy = retryPolicy
     }
 
     // MARK: EN
@@ -188,7 +197,7 @@ public final class DRV2605 {
         guard let variant = DRV2605Variant(deviceID: deviceID) else {
             throw .unknownDevice(deviceID: deviceID, address: address, bus: bus.name)
         }
-        self.variant = variant
+        storedVariant = variant
         return variant
     }
 
@@ -214,7 +223,7 @@ public final class DRV2605 {
     /// DIAG_RESULT and OVER_TEMP on every read).
     public func readStatus() throws(DRV2605Error) -> DRV2605Status {
         let status = DRV2605Status(rawValue: try readRegister(.status))
-        lastStatus = status
+        storedLastStatus = status
         unreportedStatusFlags |= status.rawValue & Self.faultFlags
         return status
     }

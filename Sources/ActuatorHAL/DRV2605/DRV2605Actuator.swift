@@ -17,11 +17,18 @@ public final class DRV2605Actuator: Actuator {
     /// What is written to the chip at every wake.
     public let configuration: DRV2605Configuration
     /// The calibration restored after every power-up; set by `calibrate()` or `apply(_:)`.
-    public private(set) var calibration: DRV2605CalibrationResult?
+    public var calibration: DRV2605CalibrationResult? { storedCalibration }
     /// The state the last transition left the chip in; off until the first `wake()`.
-    public private(set) var powerState: PowerState = .off
+    public var powerState: PowerState { storedPowerState }
     /// The mode the chip is prepared for while ready.
-    public private(set) var preparedMode: DriveMode?
+    public var preparedMode: DriveMode? { storedPreparedMode }
+    // Stored apart from the public getters, which the engine reads several times per command (and
+    // the calibration on every real-time sample): a public stored property keeps a run-time
+    // exclusivity check on every read, as no optimiser can see another module's accesses; these
+    // private ones it checks once, at compile time.
+    private var storedCalibration: DRV2605CalibrationResult?
+    private var storedPowerState: PowerState = .off
+    private var storedPreparedMode: DriveMode?
     /// The last transition's report.
     public private(set) var lastTransition: PowerTransitionReport?
     /// How many transitions took longer than their budget.
@@ -46,7 +53,7 @@ public final class DRV2605Actuator: Actuator {
         self.name = name
         self.driver = driver
         self.configuration = configuration
-        self.calibration = calibration
+        storedCalibration = calibration
         self.maximumContinuousDrive = maximumContinuousDrive
         self.expectedVariant = expectedVariant
     }
@@ -131,7 +138,7 @@ public final class DRV2605Actuator: Actuator {
                 try? driver.disable()
                 throw error
             }
-            preparedMode = nil
+            storedPreparedMode = nil
         }
     }
 
@@ -162,7 +169,7 @@ public final class DRV2605Actuator: Actuator {
             case .pcm:
                 break
             }
-            preparedMode = mode
+            storedPreparedMode = mode
         }
     }
 
@@ -172,7 +179,7 @@ public final class DRV2605Actuator: Actuator {
         return try measure(.standby, to: .standby, budget: budget(for: .standby)) { () throws(DRV2605Error) in
             try stopOutput()
             try driver.setMode(.internalTrigger, standby: true)
-            preparedMode = nil
+            storedPreparedMode = nil
         }
     }
 
@@ -190,7 +197,7 @@ public final class DRV2605Actuator: Actuator {
                 busError = error
             }
             try driver.disable()
-            preparedMode = nil
+            storedPreparedMode = nil
             if let busError { throw busError }
         }
     }
@@ -262,8 +269,8 @@ public final class DRV2605Actuator: Actuator {
         guard driver.enableLine != nil, powerState != .off else { return nil }
         let (from, start) = (powerState, driver.clock.now)
         guard (try? driver.disable()) != nil else { return nil }
-        powerState = .off
-        preparedMode = nil
+        storedPowerState = .off
+        storedPreparedMode = nil
         let report = PowerTransitionReport(transition: .sleep, from: from, to: .off, elapsed: driver.clock.now - start, budget: budget(for: .sleep))
         lastTransition = report
         return report
@@ -286,8 +293,8 @@ public final class DRV2605Actuator: Actuator {
         let isPlaying = try driver.isRunning()
         if try lostItsRegisters() {
             faults.insert(.registersReset)
-            powerState = .off
-            preparedMode = nil
+            storedPowerState = .off
+            storedPreparedMode = nil
             return ActuatorStatus(powerState: .off, isPlaying: false, faults: faults)
         }
         return ActuatorStatus(powerState: powerState, isPlaying: isPlaying, faults: faults)
@@ -326,13 +333,13 @@ public final class DRV2605Actuator: Actuator {
     public func calibrate() throws -> DRV2605CalibrationResult {
         try wake()
         let result = try inStandbyAfterwards { () throws(DRV2605Error) in try driver.calibrate(configuration) }
-        calibration = result
+        storedCalibration = result
         return result
     }
 
     /// Restores a stored calibration: written now if the chip is powered, and after every wake.
     public func apply(_ calibration: DRV2605CalibrationResult) throws {
-        self.calibration = calibration
+        storedCalibration = calibration
         guard powerState != .off else { return }
         try driver.apply(calibration)
     }
@@ -370,8 +377,8 @@ public final class DRV2605Actuator: Actuator {
             try stopOutput()
         } catch {
             if driver.enableLine != nil, (try? driver.disable()) != nil {
-                powerState = .off
-                preparedMode = nil
+                storedPowerState = .off
+                storedPreparedMode = nil
             }
         }
     }
@@ -382,8 +389,8 @@ public final class DRV2605Actuator: Actuator {
     private func inStandbyAfterwards<Result>(_ body: () throws(DRV2605Error) -> Result) throws(DRV2605Error) -> Result {
         defer {
             if powerState != .off {
-                powerState = .standby
-                preparedMode = nil
+                storedPowerState = .standby
+                storedPreparedMode = nil
             }
         }
         do {
@@ -393,8 +400,8 @@ public final class DRV2605Actuator: Actuator {
             case .calibrationTimeout, .diagnosticsTimeout:
                 try driver.initialize(configuration, calibration: calibration, verifyFirst: false)
             case .hungRunNotStopped where driver.enableLine != nil && !driver.isEnabled:
-                powerState = .off
-                preparedMode = nil
+                storedPowerState = .off
+                storedPreparedMode = nil
             default:
                 break
             }
@@ -424,12 +431,12 @@ public final class DRV2605Actuator: Actuator {
         } catch {
             // EN low after a failure (wake gave up, sleep dropped it) means the chip is off.
             if driver.enableLine != nil, !driver.isEnabled {
-                powerState = .off
-                preparedMode = nil
+                storedPowerState = .off
+                storedPreparedMode = nil
             }
             throw error
         }
-        powerState = target
+        storedPowerState = target
         let report = PowerTransitionReport(transition: transition, from: from, to: target, elapsed: driver.clock.now - start, budget: budget)
         lastTransition = report
         if report.overran { overrunCount += 1 }

@@ -430,8 +430,12 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// Moves an as-soon-as-possible segment, and its plan, earlier by `startAdvance`.
     private func advanceStart() {
         let advance = startAdvance(of: plan)
-        guard advance > .zero, let start = segment?.start else { return }
-        segment?.start = start - advance
+        guard advance > .zero, var advanced = segment else { return }
+        // Read, then written whole: assigning through `segment?.start` went through the property's
+        // modify coroutine, an access the optimiser cannot see the end of, which kept a run-time
+        // exclusivity check on every other access to `segment` (about 25 sites).
+        advanced.start = advanced.start - advance
+        segment = advanced
         for index in plan.indices {
             plan[index].deadline = plan[index].deadline - advance
             plan[index].issueAt = plan[index].issueAt - advance

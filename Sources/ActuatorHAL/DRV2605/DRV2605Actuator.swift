@@ -22,10 +22,8 @@ public final class DRV2605Actuator: Actuator {
     public var powerState: PowerState { storedPowerState }
     /// The mode the chip is prepared for while ready.
     public var preparedMode: DriveMode? { storedPreparedMode }
-    // Stored apart from the public getters, which the engine reads several times per command (and
-    // the calibration on every real-time sample): a public stored property keeps a run-time
-    // exclusivity check on every read, as no optimiser can see another module's accesses; these
-    // private ones it checks once, at compile time.
+    // Stored privately behind the public getters, as `DRV2605`'s state is, for the same reason: the
+    // engine reads them several times per command (the calibration on every real-time sample).
     private var storedCalibration: DRV2605CalibrationResult?
     private var storedPowerState: PowerState = .off
     private var storedPreparedMode: DriveMode?

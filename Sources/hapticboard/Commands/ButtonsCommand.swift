@@ -110,12 +110,12 @@ final class ButtonPrinter: @unchecked Sendable {
     }
 
     func say(_ text: String) {
-        queue.async { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        queue.async { Self.write(text) }
     }
 
     func edge(line: String, role: InputDecoder.LineRole, _ edge: EdgeEvent) {
         queue.async {
-            FileHandle.standardOutput.write(Data((String(format: "%@ %@ %@ at %.6f s", role.input, line, edge.edge == .rising ? "rising" : "falling", edge.timestamp.seconds) + "\n").utf8))
+            Self.write(String(format: "%@ %@ %@ at %.6f s", role.input, line, edge.edge == .rising ? "rising" : "falling", edge.timestamp.seconds))
         }
     }
 
@@ -123,9 +123,13 @@ final class ButtonPrinter: @unchecked Sendable {
         let latency = Double((clock.now - report.event.timestamp).nanoseconds) / 1_000
         queue.async {
             let played = report.players.isEmpty ? "no player" : "players \(report.players.map(String.init).joined(separator: ", "))"
-            let text = String(format: "  %@ → %@, edge → scheduled %.0f µs", report.event.description, played, latency) + report.problems.map { "\n  refused: \($0)" }.joined()
-            FileHandle.standardOutput.write(Data((text + "\n").utf8))
+            Self.write(String(format: "  %@ → %@, edge → scheduled %.0f µs", report.event.description, played, latency) + report.problems.map { "\n  refused: \($0)" }.joined())
         }
+    }
+
+    /// One line to standard output; on the queue only.
+    private static func write(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     /// Waits until every line handed over so far is written.

@@ -43,7 +43,7 @@ struct PendingCommands {
 
     private var queues: [CostQueue] = []
     private var queueIndex: [CostKey: Int] = [:]
-    private var live = Set<ScheduledToken>(minimumCapacity: 2 * PendingCommands.reservedCommands)
+    private var live = LiveTokenSet(minimumCapacity: 2 * PendingCommands.reservedCommands)
     private var nextSequence: UInt64 = 0
     /// Cancelled commands taken off the head of their queue, kept until `releaseDiscarded()`:
     /// destroying one releases its action, and when that is an actuator's idle timer (cancelled by
@@ -66,7 +66,7 @@ struct PendingCommands {
         let token = ScheduledToken(sequence: nextSequence, queue: index)
         nextSequence += 1
         queues[index].heap.insert(ScheduledCommand(token: token, deadline: deadline, commandClass: commandClass, costKey: costKey, action: action))
-        live.insert(token)
+        live.insert(token.sequence)
         return (token, MonotonicInstant(nanoseconds: deadline.nanoseconds - queues[index].estimate.leadNanoseconds))
     }
 
@@ -87,7 +87,7 @@ struct PendingCommands {
     /// Forgets `token`'s command; false when it already ran, was dropped or cancelled.
     @discardableResult
     mutating func cancel(_ token: ScheduledToken) -> Bool {
-        guard live.remove(token) != nil else { return false }
+        guard live.remove(token.sequence) else { return false }
         // A token of another scheduler (a caller's mistake) may name no queue here; a head it
         // leaves taken for live is claimed in vain and skipped (`claim`), never run.
         if queues.indices.contains(token.queue) { queues[token.queue].cancellations &+= 1 }
@@ -95,7 +95,7 @@ struct PendingCommands {
     }
 
     mutating func cancelAll() {
-        live.removeAll(keepingCapacity: true)
+        live.removeAll()
         for index in queues.indices {
             queues[index].cancellations &+= 1
             queues[index].heap.removeAll()
@@ -113,7 +113,7 @@ struct PendingCommands {
 
     /// Claims a taken command for running; false when it was cancelled after being taken.
     mutating func claim(_ token: ScheduledToken) -> Bool {
-        live.remove(token) != nil
+        live.remove(token.sequence)
     }
 
     func lead(for costKey: CostKey) -> Duration {
@@ -187,7 +187,7 @@ struct PendingCommands {
     private mutating func liveHead(of index: Int) -> (deadline: MonotonicInstant, token: ScheduledToken, kind: CommandClass.Kind)? {
         while let head = queues[index].heap.firstOrder {
             if let known = queues[index].liveHead, known == (head.token.sequence, queues[index].cancellations) { return head }
-            if live.contains(head.token) {
+            if live.contains(head.token.sequence) {
                 queues[index].liveHead = (head.token.sequence, queues[index].cancellations)
                 return head
             }

@@ -58,10 +58,19 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
 
     /// One effect slot: the effect, its plan and compiled player on each actuator, and the play
     /// in force.
+    /// An effect's plan and player on one actuator.
+    private struct Voice {
+        let actuator: String
+        let plan: ForceFeedbackPlan
+        let player: HapticAdvancedPatternPlayer
+    }
+
     private final class Slot {
         var effect: ForceFeedbackEffect
-        var plans: [String: ForceFeedbackPlan] = [:]
-        var players: [String: HapticAdvancedPatternPlayer] = [:]
+        /// In the layout's order. An array, not a dictionary by actuator: a play walks it, and a
+        /// restart finds the player it replaces by comparing a name or two, where hashing each
+        /// name was a tenth of an `EV_FF` play's instructions before its first write.
+        var voices: [Voice] = []
         /// When the current play started (as if from the beginning) and its repeat count.
         var play: (start: MonotonicInstant, count: Int32)?
         /// When its trigger button last started it (`trigger.interval` counts from there).
@@ -71,7 +80,9 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             self.effect = effect
         }
 
-        var isPlaying: Bool { play != nil && players.values.contains { $0.isPlaying } }
+        var isPlaying: Bool { play != nil && voices.contains { $0.player.isPlaying } }
+
+        var plans: [String: ForceFeedbackPlan] { Dictionary(uniqueKeysWithValues: voices.map { ($0.actuator, $0.plan) }) }
     }
 
     public let device: any ForceFeedbackDevice
@@ -269,7 +280,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         if let refused { return refused }
         let slot = Slot(effect: effect)
         do {
-            (slot.plans, slot.players) = try planned(effect)
+            slot.voices = try planned(effect)
         } catch {
             return engine.locked {
                 counted.refusedUploads += 1
@@ -283,7 +294,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             // ff-memless restarts a playing effect with its new parameters.
             if let replaced, let play = replaced.play, replaced.isPlaying {
                 slot.play = (engine.clock.now, play.count)
-                start(slot, count: play.count, offset: 0, replacing: replaced.players)
+                start(slot, count: play.count, offset: 0, replacing: replaced.voices)
             } else if let replaced {
                 silence(replaced)
             }
@@ -292,18 +303,17 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     }
 
     /// `effect` planned at the current gain, with a player compiled for each actuator's plan.
-    private func planned(_ effect: ForceFeedbackEffect) throws -> ([String: ForceFeedbackPlan], [String: HapticAdvancedPatternPlayer]) {
+    private func planned(_ effect: ForceFeedbackEffect) throws -> [Voice] {
         let capabilities = engine.capabilities
         var rates: [String: Double] = [:]
         for name in layout.actuators {
             if let capability = capabilities[name] { rates[name] = PatternCompiler(capabilities: capability, options: engine.compilerOptions).updateRate }
         }
         let plans = ForceFeedbackPlan.plans(for: effect, layout: layout, gain: Double(gainValue) / 0xFFFF, capabilities: capabilities, updateRates: rates)
-        var players: [String: HapticAdvancedPatternPlayer] = [:]
-        for (name, plan) in plans {
-            players[name] = try engine.makeAdvancedPlayer(with: plan.pattern, on: name)
+        return try layout.actuators.compactMap { name in
+            guard let plan = plans[name] else { return nil }
+            return Voice(actuator: name, plan: plan, player: try engine.makeAdvancedPlayer(with: plan.pattern, on: name))
         }
-        return (plans, players)
     }
 
     /// A key of the device went down (a board button with a `key:`): every effect whose
@@ -325,15 +335,15 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
 
     private func play(_ slot: Slot, count: Int32) {
         slot.play = (engine.clock.now, count)
-        start(slot, count: count, offset: 0, replacing: slot.players)
+        start(slot, count: count, offset: 0, replacing: slot.voices)
     }
 
     /// Starts the slot's players now from `offset`, each in place of `replacing`'s player on its
     /// actuator, for `count` repetitions.
-    private func start(_ slot: Slot, count: Int32, offset: Double, replacing: [String: HapticAdvancedPatternPlayer]) {
+    private func start(_ slot: Slot, count: Int32, offset: Double, replacing: [Voice]) {
         let now = engine.clock.now
-        for (name, player) in slot.players {
-            guard let plan = slot.plans[name] else { continue }
+        for (index, voice) in slot.voices.enumerated() {
+            let (name, plan, player) = (voice.actuator, voice.plan, voice.player)
             var stopAfter: Double?
             if let loop = plan.loop {
                 player.loopEnabled = true
@@ -348,7 +358,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
                 player.loopEnabled = false
             }
             do {
-                try engine.start(player, at: now, from: offset, replacing: replacing[name])
+                try engine.start(player, at: now, from: offset, replacing: Self.player(on: name, in: replacing, lookingFirstAt: index))
                 if let stopAfter { try player.stop(atTime: (now + .seconds(stopAfter)).seconds) }
             } catch {
                 // The engine reports actuator failures itself (and stops); nothing reaches the client.
@@ -357,14 +367,21 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         }
     }
 
+    /// The player on `actuator` among `voices`: where a slot replaces itself or one planned for
+    /// the same layout, the voice at `index`.
+    private static func player(on actuator: String, in voices: [Voice], lookingFirstAt index: Int) -> HapticAdvancedPatternPlayer? {
+        if voices.indices.contains(index), voices[index].actuator == actuator { return voices[index].player }
+        return voices.first { $0.actuator == actuator }?.player
+    }
+
     /// Stops the slot's players at once, the actuators left to their idle timeouts.
     private func silence(_ slot: Slot) {
         slot.play = nil
-        for (name, player) in slot.players {
+        for voice in slot.voices {
             do {
-                try engine.end(player)
+                try engine.end(voice.player)
             } catch {
-                logger.warning("stopping effect \(slot.effect.id) on \(name): \(error)")
+                logger.warning("stopping effect \(slot.effect.id) on \(voice.actuator): \(error)")
             }
         }
     }
@@ -380,7 +397,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             return Array(slots.values)
         }
         for slot in stored {
-            let rescaled: ([String: ForceFeedbackPlan], [String: HapticAdvancedPatternPlayer])
+            let rescaled: [Voice]
             do {
                 rescaled = try planned(slot.effect)
             } catch {
@@ -388,9 +405,9 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
                 continue
             }
             engine.locked {
-                let old = slot.players
+                let old = slot.voices
                 let wasPlaying = slot.isPlaying
-                (slot.plans, slot.players) = rescaled
+                slot.voices = rescaled
                 guard wasPlaying, let play = slot.play else { return }
                 let now = engine.clock.now
                 let (offset, remaining) = position(of: slot, startedAt: play.start, count: play.count, at: now)
@@ -404,7 +421,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     /// repetitions left, counting the current one.
     private func position(of slot: Slot, startedAt start: MonotonicInstant, count: Int32, at now: MonotonicInstant) -> (Double, Int32) {
         let elapsed = max(0, (now - start).secondsValue)
-        guard let plan = slot.plans.values.first else { return (elapsed, count) }
+        guard let plan = slot.voices.first?.plan else { return (elapsed, count) }
         if let loop = plan.loop {
             guard elapsed >= loop.lowerBound else { return (elapsed, count) }
             let length = loop.upperBound - loop.lowerBound

@@ -25,7 +25,7 @@ final class ActuatorChannel {
     /// binding or a game's effect plays the same content again and again, and compiling it costs
     /// far more than hashing it. Short programs only, and at most `cachedProgramLimit` of them, so
     /// the cache stays small however much content passes through.
-    private var programs: [HapticPattern: ActuatorProgram] = [:]
+    @exclusivity(unchecked) private var programs: [HapticPattern: ActuatorProgram] = [:]
     /// Patterns compiled rather than found in `programs` (for tests).
     private(set) var compilations = 0
     /// Of those, the ones compiled outside the engine's lock (for tests).
@@ -33,18 +33,21 @@ final class ActuatorChannel {
     static let cachedProgramLimit = 64
     static let cachedProgramCommands = 512
     private let maximumContinuousDrive: Duration?
-    var mixer: AmplitudeMixer
+    // `@exclusivity(unchecked)` on the state every command of every player reads or changes: as
+    // on `DeadlineScheduler.pending`, the run-time check sees one thread at a time, and these
+    // accesses call only value-type code, so none can begin inside another.
+    @exclusivity(unchecked) var mixer: AmplitudeMixer
     /// Players with commands pending or output on this actuator.
-    var activePlayers: Set<Int> = []
+    @exclusivity(unchecked) var activePlayers: Set<Int> = []
     /// Pending automatic standby and sleep.
-    var idleTokens: [ScheduledToken] = []
+    @exclusivity(unchecked) var idleTokens: [ScheduledToken] = []
     /// How often the status is read while players use the actuator; nil: never.
     let statusPollInterval: Duration?
     /// The next status read, while players use the actuator.
     var statusPollToken: ScheduledToken?
     /// A ROM trigger was issued and nothing has stopped it since: the chip may still be playing.
     var sequenceMayRun = false
-    var driveGuard: ContinuousDriveGuard
+    @exclusivity(unchecked) var driveGuard: ContinuousDriveGuard
     /// The bus time of one register write and of a stop, read once: an actuator's capabilities are
     /// computed afresh on every read, and neither changes while the bus stays the same.
     private let writeCost: Duration

@@ -19,8 +19,11 @@ public class HapticPatternPlayer: @unchecked Sendable {
     let id: Int
     let channels: [ActuatorChannel]
     private let pattern: HapticPattern
-    private var sent = SentParameters()
-    private var compiled: [String: ActuatorProgram] = [:]
+    // `@exclusivity(unchecked)` on what a start and each command read and change, as on
+    // `DeadlineScheduler.pending`: the engine's lock orders the threads, and these accesses call
+    // only value-type code, so none can begin inside another.
+    @exclusivity(unchecked) private var sent = SentParameters()
+    @exclusivity(unchecked) private var compiled: [String: ActuatorProgram] = [:]
     /// `currentCompileGeneration` when `compiled` was made.
     private var compiledGeneration = 0
 
@@ -53,27 +56,27 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// The entry number `commandTarget` runs as a refill of the plan, not as a command.
     private static let refillEntry = 0
 
-    private var segment: Segment?
+    @exclusivity(unchecked) private var segment: Segment?
     private var pausedOffset: Double?
     private var startOffset = 0.0
-    private var pending: [Int: Pending] = [:]
+    @exclusivity(unchecked) private var pending: [Int: Pending] = [:]
     private var nextEntry = 0
-    private var loopToken: ScheduledToken?
+    @exclusivity(unchecked) private var loopToken: ScheduledToken?
     /// Stops, pauses and resumes scheduled for a later time, by entry number; each is removed when
     /// it runs, so a player kept for months holds only those still to come.
-    private var controlTokens: [Int: ScheduledToken] = [:]
-    private var endedChannels: Set<String> = []
+    @exclusivity(unchecked) private var controlTokens: [Int: ScheduledToken] = [:]
+    @exclusivity(unchecked) private var endedChannels: Set<String> = []
     private var muted = false
     /// The current segment's commands, in issue order; those before `planCursor` are scheduled.
-    private var plan: [PlannedCommand] = []
+    @exclusivity(unchecked) private var plan: [PlannedCommand] = []
     private var planCursor = 0
     /// The scheduled refill of the plan, while part of it is not scheduled yet.
-    private var refillToken: ScheduledToken?
+    @exclusivity(unchecked) private var refillToken: ScheduledToken?
     private let commandTarget = PlayerCommandTarget()
     /// Stream classes of this player's commands, by channel; made when a channel's first amplitude
     /// or frequency command is scheduled (a click has none, and building their names was a fifth
     /// of making its player), then kept, so a stream's samples allocate nothing.
-    private var streams: [PlayerStreams?]
+    @exclusivity(unchecked) private var streams: [PlayerStreams?]
     /// The refill's cost key, made when a plan first outgrows the horizon, then kept.
     private var refillKey: CostKey?
     /// The last segment plan made (`segmentPlan(from:rate:)`); dropped when the programs are recompiled.

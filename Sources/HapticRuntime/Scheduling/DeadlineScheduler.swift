@@ -40,8 +40,13 @@ public final class DeadlineScheduler: @unchecked Sendable {
     /// Tells a spinning timing thread to look at the queue again (new earlier command, or stop).
     let spinInterrupt = Atomic<Bool>(false)
 
-    var pending = PendingCommands()
-    var recordedMetrics = SchedulerMetrics()
+    // The queue, the metrics and the dispatch role's buffers are read and changed on every
+    // command: `@exclusivity(unchecked)` drops the run-time exclusivity check on them
+    // (docs/performance.md, "Exclusivity checks"). The check only ever sees one thread's accesses
+    // (the lock orders the threads), and no access to these calls anything but value-type code
+    // of the standard library and this module, so no access can begin inside another.
+    @exclusivity(unchecked) var pending = PendingCommands()
+    @exclusivity(unchecked) var recordedMetrics = SchedulerMetrics()
     var spinWindowState = SpinWindow()
     var errorHandlerStorage: (@Sendable (any Error, CostKey) -> Void)?
     /// The dispatch instant the timing thread is sleeping or spinning toward; nil when it is idle or dispatching.
@@ -54,11 +59,11 @@ public final class DeadlineScheduler: @unchecked Sendable {
     var owesWake = false
     /// The batch being run by the dispatch role's holder; kept so that taking due commands reuses
     /// its storage instead of allocating.
-    var dueBuffer: [DueCommand] = []
+    @exclusivity(unchecked) var dueBuffer: [DueCommand] = []
     /// What the direct path ran since it took the dispatch role, recorded when it gives the role
     /// back (`endDirectDispatch`). Only the role's holder touches it, so it needs no lock; its
     /// storage is kept.
-    var directRuns: [DirectRunRecord] = []
+    @exclusivity(unchecked) var directRuns: [DirectRunRecord] = []
     var timingThread: PlatformThread?
     var sleeper: (any InterruptibleSleeper)?
     var realtimeSetupStorage: RealtimeSetup?

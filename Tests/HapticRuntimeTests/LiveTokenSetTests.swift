@@ -52,4 +52,13 @@ final class LiveTokenSetTests: XCTestCase {
         XCTAssertTrue(tokens.isEmpty)
         XCTAssertFalse(tokens.contains(kept[0]))
     }
+
+    /// The value that marks an empty slot is never taken for a member.
+    func testTheEmptyMarkerIsNeverAMember() {
+        var tokens = LiveTokenSet()
+        tokens.insert(1)
+        XCTAssertFalse(tokens.contains(.max))
+        XCTAssertFalse(tokens.remove(.max))
+        XCTAssertEqual(tokens.count, 1)
+    }
 }

@@ -56,8 +56,6 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         public var gains = 0
     }
 
-    /// One effect slot: the effect, its plan and compiled player on each actuator, and the play
-    /// in force.
     /// An effect's plan and player on one actuator.
     private struct Voice {
         let actuator: String
@@ -65,6 +63,8 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         let player: HapticAdvancedPatternPlayer
     }
 
+    /// One effect slot: the effect, its plan and compiled player on each actuator, and the play
+    /// in force.
     private final class Slot {
         var effect: ForceFeedbackEffect
         /// In the layout's order. An array, not a dictionary by actuator: a play walks it, and a

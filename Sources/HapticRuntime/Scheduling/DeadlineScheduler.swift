@@ -43,8 +43,9 @@ public final class DeadlineScheduler: @unchecked Sendable {
     // The queue, the metrics and the dispatch role's buffers are read and changed on every
     // command: `@exclusivity(unchecked)` drops the run-time exclusivity check on them
     // (docs/performance.md, "Exclusivity checks"). The check only ever sees one thread's accesses
-    // (the lock orders the threads), and no access to these calls anything but value-type code
-    // of the standard library and this module, so no access can begin inside another.
+    // (the lock and the dispatch role order the threads), and no access to these calls anything
+    // but value-type code of the standard library and this module, so no access can begin inside
+    // another.
     @exclusivity(unchecked) var pending = PendingCommands()
     @exclusivity(unchecked) var recordedMetrics = SchedulerMetrics()
     var spinWindowState = SpinWindow()

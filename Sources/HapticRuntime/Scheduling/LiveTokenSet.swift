@@ -63,6 +63,7 @@ struct LiveTokenSet {
     /// Removes `sequence`; false when it was not there.
     @discardableResult
     mutating func remove(_ sequence: UInt64) -> Bool {
+        guard sequence != Self.empty else { return false }
         let home = home(of: sequence)
         let bits = bits
         let removed = slots.withUnsafeMutableBufferPointer { table in

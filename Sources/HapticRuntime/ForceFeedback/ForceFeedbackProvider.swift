@@ -342,7 +342,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     /// actuator, for `count` repetitions.
     private func start(_ slot: Slot, count: Int32, offset: Double, replacing: [Voice]) {
         let now = engine.clock.now
-        for (index, voice) in slot.voices.enumerated() {
+        for voice in slot.voices {
             let (name, plan, player) = (voice.actuator, voice.plan, voice.player)
             var stopAfter: Double?
             if let loop = plan.loop {
@@ -358,20 +358,13 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
                 player.loopEnabled = false
             }
             do {
-                try engine.start(player, at: now, from: offset, replacing: Self.player(on: name, in: replacing, lookingFirstAt: index))
+                try engine.start(player, at: now, from: offset, replacing: replacing.first { $0.actuator == name }?.player)
                 if let stopAfter { try player.stop(atTime: (now + .seconds(stopAfter)).seconds) }
             } catch {
                 // The engine reports actuator failures itself (and stops); nothing reaches the client.
                 logger.warning("playing effect \(slot.effect.id) on \(name): \(error)")
             }
         }
-    }
-
-    /// The player on `actuator` among `voices`: where a slot replaces itself or one planned for
-    /// the same layout, the voice at `index`.
-    private static func player(on actuator: String, in voices: [Voice], lookingFirstAt index: Int) -> HapticAdvancedPatternPlayer? {
-        if voices.indices.contains(index), voices[index].actuator == actuator { return voices[index].player }
-        return voices.first { $0.actuator == actuator }?.player
     }
 
     /// Stops the slot's players at once, the actuators left to their idle timeouts.

@@ -24,6 +24,11 @@ public struct RealtimeSetup: Sendable, Hashable {
     public var memoryLockLimit: UInt64?
     /// The soft RLIMIT_RTPRIO when it could be read (`UInt64.max` is unlimited).
     public var priorityLimit: UInt64?
+    /// The CPU the thread was asked to keep to; nil for any.
+    public var cpu: Int?
+    /// Why the thread could not be kept to `cpu` (EINVAL: that CPU is not online, or not in the
+    /// set a cpuset or `taskset` allows the process).
+    public var affinityError: Errno?
 
     /// A result with nothing refused yet.
     public init(priority: Int32) {
@@ -31,7 +36,7 @@ public struct RealtimeSetup: Sendable, Hashable {
     }
 
     /// True when every step succeeded.
-    public var isComplete: Bool { schedulingError == nil && timerSlackError == nil && memoryLockError == nil }
+    public var isComplete: Bool { schedulingError == nil && timerSlackError == nil && memoryLockError == nil && affinityError == nil }
 
     /// One line naming what was refused and how to allow it; nil when everything succeeded.
     public var warning: String? {
@@ -49,6 +54,10 @@ public struct RealtimeSetup: Sendable, Hashable {
         }
         if let timerSlackError {
             refused.append("PR_SET_TIMERSLACK (\(timerSlackError))")
+        }
+        if let affinityError, let cpu {
+            refused.append("CPU \(cpu) (\(affinityError))")
+            remedies.append("name a CPU that is online and allowed to the process (`nproc`, `taskset -p $$`)")
         }
         guard !refused.isEmpty else { return nil }
         let how = remedies.isEmpty ? "" : "; to allow it \(remedies.joined(separator: "; "))"

@@ -27,11 +27,23 @@ public struct RealtimeThread: TimingThreadSetup {
     public var priority: Int32
     /// Whether to lock the process's memory (benchmarks of many threads leave it).
     public var lockingMemory: Bool
+    /// The CPU the thread keeps to; nil lets the kernel choose. A thread woken by another (a press
+    /// handed from the line's interrupt to its reader, a play from the reader to the timing thread)
+    /// starts at once when both run on one CPU; a real-time thread is woken on the CPU it last ran
+    /// on, and when that CPU sleeps the wake-up waits for it (on a virtual machine, for the host to
+    /// run that virtual CPU again: tens of microseconds). docs/inputs.md.
+    public var cpu: Int?
 
-    /// A set-up at `priority`.
-    public init(priority: Int32 = RealtimeThread.defaultPriority, lockingMemory: Bool = true) {
+    /// A set-up at `priority`, kept to `cpu` when one is given.
+    public init(priority: Int32 = RealtimeThread.defaultPriority, lockingMemory: Bool = true, cpu: Int? = nil) {
         self.priority = priority
         self.lockingMemory = lockingMemory
+        self.cpu = cpu
+    }
+
+    /// The input readers' set-up (`inputReader`) on `cpu`.
+    public static func inputReader(cpu: Int?) -> RealtimeThread {
+        RealtimeThread(priority: inputReader.priority, lockingMemory: inputReader.lockingMemory, cpu: cpu)
     }
 
     /// Applies SCHED_FIFO at `priority` and 1 ns timer slack, faults in `prefaultedStackBytes` of
@@ -42,6 +54,11 @@ public struct RealtimeThread: TimingThreadSetup {
     /// Foundation). Must run on the thread being configured (memory locking is process-wide).
     public func configureCurrentThread() -> RealtimeSetup {
         var setup = RealtimeSetup(priority: priority)
+        if let cpu {
+            setup.cpu = cpu
+            let affinity = hb_rt_set_current_thread_cpu(Int32(clamping: cpu))
+            if affinity != 0 { setup.affinityError = Errno(rawValue: affinity) }
+        }
         let fifo = hb_rt_set_current_thread_fifo(priority)
         if fifo != 0 { setup.schedulingError = Errno(rawValue: fifo) }
         let slack = hb_rt_set_current_thread_timer_slack(Self.timerSlackNanoseconds)

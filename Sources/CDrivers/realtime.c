@@ -28,6 +28,15 @@ int hb_rt_set_current_thread_fifo(int priority) {
     return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param);
 }
 
+int hb_rt_set_current_thread_cpu(int cpu) {
+    if (cpu < 0 || cpu >= CPU_SETSIZE) return EINVAL;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    /* Like pthread_setschedparam, this returns the error number (EINVAL: no such CPU online or allowed). */
+    return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
 int hb_rt_set_current_thread_timer_slack(unsigned long nanoseconds) {
     /* prctl is variadic, which Swift cannot call; this is the reason the shim exists. */
     if (prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0) < 0) return errno;

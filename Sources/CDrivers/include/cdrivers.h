@@ -236,6 +236,9 @@ void hb_fft_destroy(hb_fft *fft);
 
 /* SCHED_FIFO at `priority` for the calling thread (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= priority). */
 int hb_rt_set_current_thread_fifo(int priority);
+/* Keeps the calling thread on CPU `cpu` (pthread_setaffinity_np); EINVAL when that CPU is not
+ * online or not in the process's allowed set (a cpuset, taskset). */
+int hb_rt_set_current_thread_cpu(int cpu);
 /* PR_SET_TIMERSLACK for the calling thread, in nanoseconds. */
 int hb_rt_set_current_thread_timer_slack(unsigned long nanoseconds);
 /*

@@ -55,6 +55,19 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(run.errorOutput.contains("--no-such-option"), run.errorOutput)
     }
 
+    func testRealtimeCPUKeepsTheThreadsThereOrRefusesAnImpossibleOne() throws {
+        let kept = try hapticboard(["play", "--quiet", "--realtime-cpu", "0", "--effect", "1"])
+        XCTAssertEqual(kept.status, 0, kept.errorOutput)
+        XCTAssertFalse(kept.errorOutput.contains("CPU 0"), kept.errorOutput)
+        let negative = try hapticboard(["play", "--realtime-cpu=-1", "--effect", "1"])
+        XCTAssertEqual(negative.status, 2)
+        XCTAssertTrue(negative.errorOutput.contains("--realtime-cpu must be a CPU number"), negative.errorOutput)
+        // A CPU the machine does not have: played all the same, with a warning naming it.
+        let absent = try hapticboard(["play", "--realtime-cpu", "1000", "--effect", "1"])
+        XCTAssertEqual(absent.status, 0, absent.errorOutput)
+        XCTAssertTrue(absent.errorOutput.contains("CPU 1000"), absent.errorOutput)
+    }
+
     func testHelpDocumentsExitStatusesAndCompletions() throws {
         let run = try hapticboard(["--help"])
         XCTAssertEqual(run.status, 0)

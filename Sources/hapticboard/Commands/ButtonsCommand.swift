@@ -31,6 +31,7 @@ struct ButtonsCommand: ParsableCommand {
     )
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var realtime: RealtimeOptions
 
     @Option(name: .long, help: "Stop after this many seconds (default: until SIGINT or SIGTERM).")
     var seconds: Double?
@@ -61,7 +62,7 @@ struct ButtonsCommand: ParsableCommand {
             ended.finish(nil)
         }
         defer { termination.uninstall() }
-        try service.start(timing: RealtimeThread())
+        try service.start(timing: realtime.timing)
         defer { service.shutDown() }
         var provider: ForceFeedbackProvider?
         // Stopped however this ends, a refused thread included: the uinput device goes with it.
@@ -69,7 +70,7 @@ struct ButtonsCommand: ParsableCommand {
         if uinput {
             let device = try board.opened.hardware.createForceFeedbackDevice(board.board.forceFeedbackSetup)
             provider = try ForceFeedbackProvider(device: device, engine: service.engine, layout: board.board.forceFeedbackLayout)
-            try provider?.start(threadSetup: RealtimeThread.inputReader)
+            try provider?.start(threadSetup: realtime.inputReader)
             FileHandle.standardOutput.write(Data("hapticboard buttons: input device \(device.clientPath ?? "(uinput)") '\(device.setup.name)'\n".utf8))
         }
         let inputs = try BoardInputs(configuration, hardware: board.opened.hardware, service: service, forceFeedback: provider)
@@ -84,7 +85,7 @@ struct ButtonsCommand: ParsableCommand {
         inputs.keyReader?.failureHandler = { error in printer.say("hapticboard buttons: keys stopped: \(error)") }
         inputs.decoder.warningHandler = { printer.say("hapticboard buttons: warning: \($0)") }
         inputs.bindings?.reportHandler = { printer.report($0) }
-        try inputs.start(threadSetup: RealtimeThread.inputReader)
+        try inputs.start(threadSetup: realtime.inputReader)
         defer { inputs.stop() }
         let lines = inputs.readers.map { "\($0.role.input)=\($0.line.name)\($0.line.kernelDebounce > .zero ? " (kernel debounce)" : "")" }
             + (inputs.keyReader.map { ["keys of \($0.source.path)"] } ?? [])

@@ -53,6 +53,7 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
     @OptionGroup var state: StateOptions
+    @OptionGroup var realtime: RealtimeOptions
 
     @OptionGroup(title: "Haptics from a sound") var analysis: SoundAnalysisOptions
 
@@ -132,7 +133,7 @@ struct PlayCommand: ParsableCommand {
         let simulatedClock = board.simulatedClock
         let clock: any MonotonicClock = simulatedClock.map { fast ? $0 as any MonotonicClock : PacedClock(pacing: $0, by: SystemMonotonicClock()) } ?? board.opened.clock
         let session = PlaybackSession(
-            board: board.opened, actuators: targets, clock: clock, pace: simulatedClock != nil && fast ? .stepped : .threaded(RealtimeThread()),
+            board: board.opened, actuators: targets, clock: clock, pace: simulatedClock != nil && fast ? .stepped : .threaded(realtime.timing),
             latePolicy: LatePolicy(transientTolerance: .microseconds(Int64((lateTolerance * 1000).rounded())))
         )
         if !quiet { session.warningHandler = { printError($0) } }

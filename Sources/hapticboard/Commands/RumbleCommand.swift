@@ -37,6 +37,7 @@ struct RumbleCommand: ParsableCommand {
     )
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var realtime: RealtimeOptions
 
     func run() throws {
         options.bootstrapLogging()
@@ -58,7 +59,7 @@ struct RumbleCommand: ParsableCommand {
         // Awake before the first effect, so it does not wait for a wake.
         try engine.wakeActuators()
         try engine.start()
-        scheduler.startThread(setup: RealtimeThread())
+        scheduler.startThread(setup: realtime.timing)
         defer {
             engine.stop()
             scheduler.stopThread()
@@ -72,7 +73,7 @@ struct RumbleCommand: ParsableCommand {
         provider.endedHandler = { ending in ended.finish(ending) }
         // Stopped however this ends, a refused thread included: the uinput device goes with it.
         defer { provider.stop() }
-        try provider.start(threadSetup: RealtimeThread.inputReader)
+        try provider.start(threadSetup: realtime.inputReader)
         let layout = provider.layout
         let motors = layout.weak.map { "strong \(layout.strong), weak \($0)" } ?? "everything on \(layout.strong)"
         // Written unbuffered, so whoever waits for the node (a script, the kernel lane) sees it at once.

@@ -39,6 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
     @OptionGroup var state: StateOptions
+    @OptionGroup var realtime: RealtimeOptions
 
     @Option(name: .long, help: ArgumentHelp("The Unix socket to serve on (default: $HAPTICBOARD_SOCKET, else \(defaultSocket)).", valueName: "path"))
     var socket: String?
@@ -116,7 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
         service.profile = startProfile
         // From here on, whatever fails leaves every actuator stopped and in standby, and the board closed.
         do {
-            try service.start(timing: RealtimeThread())
+            try service.start(timing: realtime.timing)
             logger.notice("board \(board.name) ready: every actuator in standby")
 
             // Force feedback drives the service's engine directly: games' effects mix with the API's players.
@@ -129,7 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
                 reader.failureHandler = { [logger] role, error in logger.error("input \(role.input) stopped: \(error)") }
             }
             inputs?.keyReader?.failureHandler = { [logger] error in logger.error("input keys stopped: \(error)") }
-            try inputs?.start(threadSetup: RealtimeThread.inputReader)
+            try inputs?.start(threadSetup: realtime.inputReader)
             defer { inputs?.stop() }
             let clients = ServeClients(service: service, overrideUIDs: Set(overrideUID), tokenHoldersMayOverride: false, logger: logger)
             let api = ServeAPI(service: service, clients: clients, board: try BoardShowReport(board: board.opened, calibrations: try state.store.load()), metrics: ServeMetrics(service: service))
@@ -181,7 +182,7 @@ struct ServeCommand: AsyncParsableCommand {
         let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: board.board.forceFeedbackLayout)
         provider.endedHandler = { ending in logger.error("force feedback ended: \(ending)") }
         do {
-            try provider.start(threadSetup: RealtimeThread.inputReader)
+            try provider.start(threadSetup: realtime.inputReader)
         } catch {
             provider.stop() // removes the device it created
             throw error

@@ -1037,7 +1037,7 @@ scenario_buttons() {
     echo mono > $TRACING/trace_clock
     echo pull-down > $BUTTON_PULL
     rm -f /tmp/buttons.out /tmp/buttons.unwritten
-    traced_start /tmp/buttons.out /tmp/buttons.err $binary buttons --board /lane/kernel-lane-buttons.yml --uinput
+    traced_start /tmp/buttons.out /tmp/buttons.err $binary buttons --board /lane/kernel-lane-buttons.yml --uinput --realtime-cpu 0
     until grep -q '^hapticboard buttons: board ' /tmp/buttons.out; do
         tries=$((tries + 1))
         if [ $tries -gt 400 ] || ! kill -0 $TRACED_PID 2> /dev/null; then
@@ -1050,6 +1050,7 @@ scenario_buttons() {
     done
     node=$(sed -n 's|^hapticboard buttons: input device \(/dev/input/event[0-9]*\).*|\1|p' /tmp/buttons.out)
     echo "lane: $(grep '^hapticboard buttons: ' /tmp/buttons.out | tr '\n' ' ')"
+    buttons_placement $TRACED_PID
     key-reader "$node" > /tmp/keys.out 2>&1 &
     reader=$!
     tries=0
@@ -1112,6 +1113,22 @@ scenario_buttons() {
         pass "buttons ($build): key-reader read $keys_down BTN_SOUTH presses and $keys_up releases back from $node"
     else
         fail "buttons ($build): expected $BUTTON_PRESSES BTN_SOUTH presses and releases on the uinput device; got node '$node', $keys_down down, $keys_up up: $(tail -n 1 /tmp/keys.out)"
+    fi
+}
+
+# docs/timing.md tells users to find the button line's interrupt in /proc/interrupts by the
+# consumer name, hapticboard, and to send it to the CPU given as --realtime-cpu: the line's IRQ
+# carries that name, and the input reader (comm hapticboard-inp) keeps to CPU 0. The guest has one
+# vCPU, so the CPUs allowed are checked for the set-up having run without a refusal, not for a move.
+buttons_placement() {
+    local irq allowed reader
+    irq=$(awk '$NF == "hapticboard" { sub(":", "", $1); print $1; exit }' /proc/interrupts)
+    reader=$(grep -l '^hapticboard-inp' /proc/$1/task/*/comm 2> /dev/null | head -n 1 | cut -d/ -f5)
+    allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$1/task/${reader:-none}/status 2> /dev/null)
+    if [ -n "$irq" ] && [ -r /proc/irq/$irq/smp_affinity_list ] && [ "$allowed" = 0 ] && ! grep -q 'CPU 0' /tmp/buttons.err; then
+        pass "buttons ($build): the button line's interrupt is IRQ $irq, named hapticboard in /proc/interrupts (smp_affinity_list $(cat /proc/irq/$irq/smp_affinity_list)); with --realtime-cpu 0 the input reader keeps to CPU $allowed"
+    else
+        fail "buttons ($build): expected an IRQ named hapticboard in /proc/interrupts and the input reader on CPU 0 without a warning; got IRQ '${irq:-none}', reader thread '${reader:-none}' allowed '${allowed:-?}': $(grep hapticboard /proc/interrupts | head -n 2 | tr -s ' ' | tr '\n' ' ')$(first_line /tmp/buttons.err)"
     fi
 }
 

@@ -63,7 +63,7 @@ struct ServiceBench {
         let service = HapticService(board: board, scheduler: DeadlineScheduler(clock: clock, name: "hapticboard-bench-service"), library: ContentLibrary(folder: folder), limits: .unthrottled)
         try service.start(timing: realtime ? RealtimeThread() : OrdinaryTimingThread())
         defer { service.shutDown() }
-        var logger = Logger(label: "hapticboard.bench.service")
+        var logger = Logger(label: "hapticboard.bench.service", factory: DeferredMetadataLogHandler.standardError)
         // The listeners' own shutdown chatter is not a figure.
         logger.logLevel = .critical
         let api = ServeAPI(

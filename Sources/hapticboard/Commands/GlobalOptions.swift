@@ -43,7 +43,7 @@ struct GlobalOptions: ParsableArguments {
     func bootstrapLogging() {
         let level: Logger.Level = verbose ? .debug : .warning
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = DeferredMetadataLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }

@@ -20,6 +20,8 @@ public final class SimulatedInputLine: ConfiguredDigitalInput {
     /// Every edge injected or scheduled, in time order (delivered or not).
     public private(set) var edges: [EdgeEvent] = []
     private var delivered = 0
+    /// Set by `vanish()`: the chip is gone.
+    public private(set) var hasVanished = false
     private let clock: VirtualClock
     public let settings: InputLineSettings
     /// The debounce applied before the reader sees edges: the settings' period on a line that
@@ -53,6 +55,16 @@ public final class SimulatedInputLine: ConfiguredDigitalInput {
         edges.insert(event, at: position)
     }
 
+    /// The line's chip goes (a USB GPIO expander unplugged, a gpio-sim device removed): every later
+    /// read and wait fails with ENODEV, as the kernel's line request does.
+    public func vanish() {
+        hasVanished = true
+    }
+
+    private func failIfVanished(_ operation: String) throws(GPIOError) {
+        if hasVanished { throw .io(line: name, operation: operation, errno: .operationNotSupportedByDevice) }
+    }
+
     /// Edges that have happened but not been returned by `waitForEdge` yet.
     public var pendingEdges: Int {
         let visible = reported
@@ -61,6 +73,7 @@ public final class SimulatedInputLine: ConfiguredDigitalInput {
 
     /// The level as the reader sees it at the clock's now (inverted on an active-low line).
     public func read() throws(GPIOError) -> LineLevel {
+        try failIfVanished("read")
         let wire = level(at: clock.now)
         return settings.activeLow ? LineLevel(!wire.isHigh) : wire
     }
@@ -93,6 +106,7 @@ public final class SimulatedInputLine: ConfiguredDigitalInput {
     /// The next undelivered edge, moving virtual time to it if it lies within `timeout`;
     /// otherwise moves virtual time by `timeout` and returns `nil`.
     public func waitForEdge(timeout: Duration) throws(GPIOError) -> EdgeEvent? {
+        try failIfVanished("wait for edge")
         let deadline = clock.now + timeout
         let visible = reported
         guard delivered < visible.count, visible[delivered].timestamp <= deadline else {

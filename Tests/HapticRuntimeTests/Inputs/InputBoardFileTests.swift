@@ -2,6 +2,7 @@ import ActuatorHAL
 import BoardFiles
 import Foundation
 import HardwareMocks
+import SystemPackage
 import XCTest
 @testable import HapticRuntime
 
@@ -178,6 +179,51 @@ final class InputBoardFileTests: XCTestCase {
         XCTAssertThrowsError(try hardware.openInput(.named("GPIO17"), settings: InputLineSettings(), for: "again")) { error in
             XCTAssertEqual(error as? GPIOError, .lineBusy("GPIO17"))
         }
+    }
+
+    func testALineThatVanishesEndsItsReaderWithOneErrorAndTheOtherInputsAndTheServiceGoOn() throws {
+        let board = try Board(yaml: simBoard + """
+
+            inputs:
+              buttons:
+                - {name: select, line: GPIO17}
+                - {name: back, line: GPIO27}
+              bindings:
+                - {input: select, on: press, effect: 47}
+                - {input: back, on: press, effect: 1}
+            """, source: "panel.yml")
+        let hardware = SimulatedBoardHardware()
+        let opened = try board.open(on: hardware)
+        let service = HapticService(board: opened, scheduler: DeadlineScheduler(clock: hardware.virtualClock),
+                                    library: ContentLibrary(folder: FileManager.default.temporaryDirectory))
+        try service.start(timing: nil)
+        defer { service.shutDown() }
+        let inputs = try BoardInputs(board.inputs, hardware: hardware, service: service)
+        defer { inputs.stop() }
+        let select = try XCTUnwrap(inputs.readers.first { $0.role.input == "select" })
+        let back = try XCTUnwrap(inputs.readers.first { $0.role.input == "back" })
+        let failures = Collected<String>()
+        let failed = expectation(description: "the reader reports its line's failure")
+        select.failureHandler = { role, error in
+            failures.append("\(role.input): \(error)")
+            failed.fulfill()
+        }
+
+        try XCTUnwrap(hardware.inputLines["GPIO17"]).vanish()
+        // The vanished line's reader runs on its own thread, which ends at the first failure (the
+        // timeout only bounds a hang).
+        try select.start()
+        wait(for: [failed], timeout: 10)
+        select.stop()
+        XCTAssertEqual(failures.values, ["select: GPIO line GPIO17: wait for edge failed: \(Errno.operationNotSupportedByDevice) (errno \(Errno.operationNotSupportedByDevice.rawValue))"])
+        XCTAssertEqual(select.failure, .io(line: "GPIO17", operation: "wait for edge", errno: .operationNotSupportedByDevice))
+
+        // The other button still plays, and so does a request from any other client.
+        try XCTUnwrap(hardware.inputLines["GPIO27"]).inject(.rising)
+        XCTAssertEqual(try back.step(timeout: .milliseconds(2)).map(\.kind), [.press])
+        XCTAssertEqual(service.counters.triggers, 1)
+        XCTAssertNoThrow(try service.play(ServicePlayRequest(content: .effect(47)), from: ServiceClient(id: 99)))
+        XCTAssertEqual(service.counters.triggers, 2)
     }
 
     func testPressesAndDetentsAreReportedOnTheForceFeedbackDeviceAsKeysAndAWheel() throws {

@@ -46,12 +46,13 @@ public struct RealtimeThread: TimingThreadSetup {
         RealtimeThread(priority: inputReader.priority, lockingMemory: inputReader.lockingMemory, cpu: cpu)
     }
 
-    /// Applies SCHED_FIFO at `priority` and 1 ns timer slack, faults in `prefaultedStackBytes` of
-    /// the thread's stack, then (with `lockingMemory`) `mlockall(MCL_CURRENT | MCL_FUTURE |
-    /// MCL_ONFAULT)`: pages stay resident from their first touch, so the timing path's stack and
-    /// buffers — touched before it runs — never fault again, while the rest of every mapped
-    /// library is not made resident (plain `MCL_CURRENT` would, ~90 MB for `play` with full
-    /// Foundation). Must run on the thread being configured (memory locking is process-wide).
+    /// Keeps the thread to `cpu` when one is given, applies SCHED_FIFO at `priority` and 1 ns
+    /// timer slack, faults in `prefaultedStackBytes` of the thread's stack, then (with
+    /// `lockingMemory`) `mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)`: pages stay resident
+    /// from their first touch, so the timing path's stack and buffers — touched before it runs —
+    /// never fault again, while the rest of every mapped library is not made resident (plain
+    /// `MCL_CURRENT` would, ~90 MB for `play` with full Foundation). Must run on the thread being
+    /// configured (memory locking is process-wide).
     public func configureCurrentThread() -> RealtimeSetup {
         var setup = RealtimeSetup(priority: priority)
         if let cpu {

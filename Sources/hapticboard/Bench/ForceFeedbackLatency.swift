@@ -44,6 +44,8 @@ struct ForceFeedbackLatency {
     let scheduler: DeadlineScheduler
     /// Whether the provider's thread asks for real-time priority, as `rumble` and `serve` do.
     let realtime: Bool
+    /// The CPU the real-time threads keep to (`--realtime-cpu`); nil for any.
+    let cpu: Int?
     let samples: Int
 
     /// The figures of one run.
@@ -75,7 +77,7 @@ struct ForceFeedbackLatency {
         defer { engine.stop() }
         let device = SimulatedForceFeedbackDevice(setup: ForceFeedbackDeviceSetup(name: "hapticboard bench"))
         let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: ForceFeedbackLayout(strong: rig.actuator, weak: nil))
-        try provider.start(threadSetup: realtime ? RealtimeThread.inputReader : nil)
+        try provider.start(threadSetup: realtime ? RealtimeThread.inputReader(cpu: cpu) : nil)
         defer { provider.stop() }
         let client = device.connect()
         let id = try client.upload(Self.effect)

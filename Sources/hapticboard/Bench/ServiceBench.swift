@@ -28,6 +28,8 @@ struct ServiceBench {
 
     let clock: SystemMonotonicClock
     let realtime: Bool
+    /// The CPU the timing thread keeps to (`--realtime-cpu`); nil for any.
+    let cpu: Int?
     let samples: Int
     /// Sustained triggers in all (the figure is after 1,000,000).
     let sustained: Int
@@ -61,7 +63,7 @@ struct ServiceBench {
         let hardware = ZeroCostBoardHardware(wall: clock)
         let board = try Board.sim.open(on: hardware)
         let service = HapticService(board: board, scheduler: DeadlineScheduler(clock: clock, name: "hapticboard-bench-service"), library: ContentLibrary(folder: folder), limits: .unthrottled)
-        try service.start(timing: realtime ? RealtimeThread() : OrdinaryTimingThread())
+        try service.start(timing: realtime ? RealtimeThread(cpu: cpu) : OrdinaryTimingThread())
         defer { service.shutDown() }
         var logger = Logger(label: "hapticboard.bench.service", factory: DeferredMetadataLogHandler.standardError)
         // The listeners' own shutdown chatter is not a figure.

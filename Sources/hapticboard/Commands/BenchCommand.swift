@@ -133,7 +133,7 @@ struct BenchCommand: ParsableCommand {
         }
         let clock = SystemMonotonicClock()
         if service {
-            let bench = ServiceBench(clock: clock, realtime: !noRealtime, samples: min(count, 1_000), sustained: serviceTriggers)
+            let bench = ServiceBench(clock: clock, realtime: !noRealtime, cpu: realtime.realtimeCPU, samples: min(count, 1_000), sustained: serviceTriggers)
             let busy = BusyLoad(threads: load)
             defer { busy.stop() }
             let figures = try ServiceConnection.blocking { try await bench.run(progress: printError) }
@@ -149,7 +149,7 @@ struct BenchCommand: ParsableCommand {
         defer { scheduler.stopThread() }
         if ff {
             printError("bench: EV_FF play → first bus write, \(Self.forceFeedbackSamples) plays per path…")
-            let figures = try ForceFeedbackLatency(clock: clock, scheduler: scheduler, realtime: !noRealtime, samples: Self.forceFeedbackSamples).run()
+            let figures = try ForceFeedbackLatency(clock: clock, scheduler: scheduler, realtime: !noRealtime, cpu: realtime.realtimeCPU, samples: Self.forceFeedbackSamples).run()
             let rows = [("EV_FF play → first bus write (simulated device, provider thread)", figures.device),
                         ("player.start(atTime: now) → first bus write (direct engine path)", figures.direct),
                         ("SDL rumble update (65,535 ms): EVIOCSFF → answered", figures.updateUpload),

@@ -5,7 +5,7 @@ import ArgumentParser
 /// force-feedback reader) run them.
 struct RealtimeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Keep the real-time threads (timing, input and force-feedback readers) on this CPU, and give the board's GPIO interrupts the same one (/proc/irq/N/smp_affinity_list): a press then wakes its reader without waking another CPU first (docs/inputs.md). Default: any CPU.",
+        "Keep the real-time threads (timing, input and force-feedback readers) on this CPU. Send the board's GPIO interrupts there too (/proc/irq/N/smp_affinity_list; this option does not) so that a press wakes its reader without waking another CPU first (docs/timing.md). Default: any CPU.",
         valueName: "cpu"
     ))
     var realtimeCPU: Int?

@@ -1050,7 +1050,7 @@ scenario_buttons() {
     done
     node=$(sed -n 's|^hapticboard buttons: input device \(/dev/input/event[0-9]*\).*|\1|p' /tmp/buttons.out)
     echo "lane: $(grep '^hapticboard buttons: ' /tmp/buttons.out | tr '\n' ' ')"
-    buttons_placement $TRACED_PID
+    buttons_placement $build $TRACED_PID
     key-reader "$node" > /tmp/keys.out 2>&1 &
     reader=$!
     tries=0
@@ -1121,10 +1121,10 @@ scenario_buttons() {
 # carries that name, and the input reader (comm hapticboard-inp) keeps to CPU 0. The guest has one
 # vCPU, so the CPUs allowed are checked for the set-up having run without a refusal, not for a move.
 buttons_placement() {
-    local irq allowed reader
+    local build=$1 pid=$2 irq allowed reader
     irq=$(awk '$NF == "hapticboard" { sub(":", "", $1); print $1; exit }' /proc/interrupts)
-    reader=$(grep -l '^hapticboard-inp' /proc/$1/task/*/comm 2> /dev/null | head -n 1 | cut -d/ -f5)
-    allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$1/task/${reader:-none}/status 2> /dev/null)
+    reader=$(grep -l '^hapticboard-inp' /proc/$pid/task/*/comm 2> /dev/null | head -n 1 | cut -d/ -f5)
+    allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$pid/task/${reader:-none}/status 2> /dev/null)
     if [ -n "$irq" ] && [ -r /proc/irq/$irq/smp_affinity_list ] && [ "$allowed" = 0 ] && ! grep -q 'CPU 0' /tmp/buttons.err; then
         pass "buttons ($build): the button line's interrupt is IRQ $irq, named hapticboard in /proc/interrupts (smp_affinity_list $(cat /proc/irq/$irq/smp_affinity_list)); with --realtime-cpu 0 the input reader keeps to CPU $allowed"
     else

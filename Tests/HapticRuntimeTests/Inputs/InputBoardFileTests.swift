@@ -146,6 +146,15 @@ final class InputBoardFileTests: XCTestCase {
         XCTAssertTrue(text.contains("not several"), text)
     }
 
+    /// A service for `board` opened on `hardware`, started on its virtual clock (the tests step
+    /// the readers themselves); shut it down after.
+    private func startedService(_ board: Board, on hardware: SimulatedBoardHardware) throws -> HapticService {
+        let service = HapticService(board: try board.open(on: hardware), scheduler: DeadlineScheduler(clock: hardware.virtualClock),
+                                    library: ContentLibrary(folder: FileManager.default.temporaryDirectory))
+        try service.start(timing: nil)
+        return service
+    }
+
     func testTheBoardsInputsRunOnSimulatedLines() throws {
         let board = try Board(yaml: simBoard + """
 
@@ -158,10 +167,7 @@ final class InputBoardFileTests: XCTestCase {
         let hardware = SimulatedBoardHardware()
         hardware.initialInputLevels["GPIO17"] = .high
         hardware.inputsDebounceInKernel = false
-        let opened = try board.open(on: hardware)
-        let service = HapticService(board: opened, scheduler: DeadlineScheduler(clock: hardware.virtualClock),
-                                    library: ContentLibrary(folder: FileManager.default.temporaryDirectory))
-        try service.start(timing: nil)
+        let service = try startedService(board, on: hardware)
         defer { service.shutDown() }
         let inputs = try BoardInputs(board.inputs, hardware: hardware, service: service)
         defer { inputs.stop() }
@@ -193,10 +199,7 @@ final class InputBoardFileTests: XCTestCase {
                 - {input: back, on: press, effect: 1}
             """, source: "panel.yml")
         let hardware = SimulatedBoardHardware()
-        let opened = try board.open(on: hardware)
-        let service = HapticService(board: opened, scheduler: DeadlineScheduler(clock: hardware.virtualClock),
-                                    library: ContentLibrary(folder: FileManager.default.temporaryDirectory))
-        try service.start(timing: nil)
+        let service = try startedService(board, on: hardware)
         defer { service.shutDown() }
         let inputs = try BoardInputs(board.inputs, hardware: hardware, service: service)
         defer { inputs.stop() }
@@ -273,10 +276,7 @@ final class InputBoardFileTests: XCTestCase {
                 - {input: back, on: release, effect: 1}
             """, source: "panel.yml")
         let hardware = SimulatedBoardHardware()
-        let opened = try board.open(on: hardware)
-        let service = HapticService(board: opened, scheduler: DeadlineScheduler(clock: hardware.virtualClock),
-                                    library: ContentLibrary(folder: FileManager.default.temporaryDirectory))
-        try service.start(timing: nil)
+        let service = try startedService(board, on: hardware)
         defer { service.shutDown() }
         let inputs = try BoardInputs(board.inputs, hardware: hardware, service: service)
         let keys = try XCTUnwrap(hardware.keySources["/dev/input/by-id/usb-keypad-event-kbd"])

@@ -22,6 +22,16 @@ public struct ControlTimeline: Sendable {
     /// event per sample, and a dictionary keyed by the id hashes its raw string each time (half
     /// of `value(of:at:)`'s time in a profile of `inspect --program`).
     private let entries: [[Entry]]
+    /// Per id, in the same order: its range and default value. `DynamicParameterID.range` and
+    /// `.defaultValue` are calls to switches, and a stream made them for two controls per event
+    /// at every sample.
+    private let limits: [Limits]
+
+    private struct Limits: Sendable {
+        var lower: Double
+        var upper: Double
+        var defaultValue: Double
+    }
     /// Whether every entry's start and every curve point's time is a number: then a look-up's
     /// answer is the one place where the times pass it, and a `Hint` can be checked instead of
     /// searched for. (Among NaN times, sorting and searching give no such place.)
@@ -64,6 +74,11 @@ public struct ControlTimeline: Sendable {
                 }
                 .map(\.element.entry)
         }
+        var limits = [Limits](repeating: Limits(lower: 0, upper: 0, defaultValue: 0), count: DynamicParameterID.allCases.count)
+        for id in DynamicParameterID.allCases {
+            limits[id.ordinal] = Limits(lower: id.range.lowerBound, upper: id.range.upperBound, defaultValue: id.defaultValue)
+        }
+        self.limits = limits
         timesAreOrdered = !parameters.contains { $0.time.isNaN }
             && !curves.contains { $0.time.isNaN || $0.controlPoints.contains { $0.time.isNaN } }
     }
@@ -86,7 +101,8 @@ public struct ControlTimeline: Sendable {
         if !(timesAreOrdered && Self.isCount(hint.startedEntries, ofEntriesStartingAtOrBefore: time, in: list)) {
             hint.startedEntries = Self.entriesStarting(atOrBefore: time, in: list)
         }
-        guard hint.startedEntries > 0 else { return id.defaultValue }
+        let limits = limits[id.ordinal]
+        guard hint.startedEntries > 0 else { return limits.defaultValue }
         let entry = list[hint.startedEntries - 1]
         let raw: Double
         switch entry.source {
@@ -95,7 +111,7 @@ public struct ControlTimeline: Sendable {
             if !timesAreOrdered { hint.segment = -1 }
             raw = Self.interpolate(points, at: time - entry.start, segment: &hint.segment)
         }
-        return min(id.range.upperBound, max(id.range.lowerBound, raw))
+        return min(limits.upper, max(limits.lower, raw))
     }
 
     /// The end of the stretch from `time` over which `value(of: id, at:)` returns the value it

@@ -60,20 +60,39 @@ public struct PatternEvaluator: Sendable {
     public let pattern: HapticPattern
     /// The pattern's dynamic parameter values over time.
     public let controls: ControlTimeline
-    private let envelopes: [EventEnvelope?]
-    /// Each event's own level and tone, looked up once: `HapticEvent.value(of:)` scans the event's
-    /// parameters, and a stream asks at every sample (a 220 s clip at 1 kHz asked 440,000 times).
-    private let eventLevels: [DriveLevel]
+    /// What sampling reads of each event, by its index in `pattern.events`.
+    private let sampled: [SampledEvent]
+
+    /// What a sample of one event reads, worked out once and kept together: a stream asks at
+    /// every sample (a 220 s clip at 1 kHz asked 440,000 times), and `HapticEvent.value(of:)`
+    /// scans the event's parameters, its channel is a switch over its type, its end a sum.
+    private struct SampledEvent {
+        var start: Double
+        /// `HapticEvent.soundingEnd`.
+        var end: Double
+        var type: HapticEventType
+        /// The controls that scale its level and offset its tone (`EventChannel`).
+        var levelControl: DynamicParameterID
+        var toneControl: DynamicParameterID
+        /// Its own level and tone.
+        var own: DriveLevel
+        /// Nil for a transient.
+        var envelope: EventEnvelope?
+    }
 
     /// Prepares `pattern` for evaluation (envelopes and control timeline are built once).
     public init(_ pattern: HapticPattern) {
         self.pattern = pattern
         let controls = ControlTimeline(pattern: pattern)
         self.controls = controls
-        self.envelopes = pattern.events.map { Self.envelope(of: $0, controls: controls) }
-        self.eventLevels = pattern.events.map { event in
+        self.sampled = pattern.events.map { event in
             let channel = EventChannel.of(event.type)
-            return DriveLevel(intensity: event.value(of: channel.level), sharpness: event.value(of: channel.tone))
+            return SampledEvent(
+                start: event.time, end: event.soundingEnd, type: event.type,
+                levelControl: channel.levelControl, toneControl: channel.toneControl,
+                own: DriveLevel(intensity: event.value(of: channel.level), sharpness: event.value(of: channel.tone)),
+                envelope: Self.envelope(of: event, controls: controls)
+            )
         }
     }
 
@@ -108,13 +127,12 @@ public struct PatternEvaluator: Sendable {
     /// shaped by the controls: the clip's curves describe its continuous signal, and Meta's players
     /// play the emphasis on a player of their own for that reason.
     public func impulse(ofEventAt index: Int) -> TransientImpulse {
-        let event = pattern.events[index]
-        let own = eventLevels[index]
+        let event = sampled[index]
         var cursor = ControlTimeline.Cursor()
-        let (intensity, sharpness) = event.isEmphasis
-            ? (Self.unit(own.intensity), Self.unit(own.sharpness))
-            : shaped(eventAt: index, gain: 1, at: event.time, cursor: &cursor)
-        return TransientImpulse(eventIndex: index, time: event.time, intensity: intensity, sharpness: sharpness)
+        let (intensity, sharpness) = pattern.events[index].isEmphasis
+            ? (Self.unit(event.own.intensity), Self.unit(event.own.sharpness))
+            : shaped(event, gain: 1, at: event.start, cursor: &cursor)
+        return TransientImpulse(eventIndex: index, time: event.start, intensity: intensity, sharpness: sharpness)
     }
 
     /// The non-transient event at `index` at `time`, or nil when it is not sounding then.
@@ -126,34 +144,31 @@ public struct PatternEvaluator: Sendable {
     /// The same, its controls looked up from where `cursor` found them last: for a renderer that
     /// asks at times that only grow (`ControlTimeline.Hint`).
     func sounding(eventAt index: Int, at time: Double, cursor: inout ControlTimeline.Cursor) -> SoundingEvent? {
-        // The event's fields are read in place: a copy of it retained and released its parameters
-        // at every sample.
-        let start = pattern.events[index].time
-        guard let envelope = envelopes[index], time >= start, time < pattern.events[index].soundingEnd else { return nil }
-        let (intensity, sharpness) = shaped(eventAt: index, gain: envelope.gain(at: time - start), at: time, cursor: &cursor)
-        return SoundingEvent(eventIndex: index, type: pattern.events[index].type, intensity: intensity, sharpness: sharpness)
+        // Read from `sampled`, which holds no reference: a copy of the `HapticEvent` retained and
+        // released its parameters at every sample.
+        let event = sampled[index]
+        guard let envelope = event.envelope, time >= event.start, time < event.end else { return nil }
+        let (intensity, sharpness) = shaped(event, gain: envelope.gain(at: time - event.start), at: time, cursor: &cursor)
+        return SoundingEvent(eventIndex: index, type: event.type, intensity: intensity, sharpness: sharpness)
     }
 
     /// The end of the stretch from `time` over which `sounding(eventAt: index, at:)` gives what
     /// it gives at `time`, bit for bit: its envelope and both of its controls are steady there.
     /// `time` itself while any of them moves.
     func steadyUntil(eventAt index: Int, after time: Double) -> Double {
-        let event = pattern.events[index]
-        guard let envelope = envelopes[index] else { return time }
-        let local = time - event.time
+        let event = sampled[index]
+        guard let envelope = event.envelope else { return time }
+        let local = time - event.start
         let envelopeSteady = envelope.steadyUntil(after: local)
         guard envelopeSteady > local else { return time }
-        let channel = EventChannel.of(event.type)
-        return min(event.time + envelopeSteady, event.soundingEnd,
-                   controls.steadyUntil(channel.levelControl, after: time), controls.steadyUntil(channel.toneControl, after: time))
+        return min(event.start + envelopeSteady, event.end,
+                   controls.steadyUntil(event.levelControl, after: time), controls.steadyUntil(event.toneControl, after: time))
     }
 
     /// The event's level and tone at `time` after `gain` (its envelope's) and its controls.
-    private func shaped(eventAt index: Int, gain: Double, at time: Double, cursor: inout ControlTimeline.Cursor) -> (Double, Double) {
-        let channel = EventChannel.of(pattern.events[index].type)
-        let own = eventLevels[index]
-        let intensity = own.intensity * gain * controls.value(of: channel.levelControl, at: time, hint: &cursor.level)
-        let sharpness = own.sharpness + controls.value(of: channel.toneControl, at: time, hint: &cursor.tone)
+    private func shaped(_ event: SampledEvent, gain: Double, at time: Double, cursor: inout ControlTimeline.Cursor) -> (Double, Double) {
+        let intensity = event.own.intensity * gain * controls.value(of: event.levelControl, at: time, hint: &cursor.level)
+        let sharpness = event.own.sharpness + controls.value(of: event.toneControl, at: time, hint: &cursor.tone)
         return (Self.unit(intensity), Self.unit(sharpness))
     }
 

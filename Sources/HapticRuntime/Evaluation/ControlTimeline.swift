@@ -137,6 +137,9 @@ public struct ControlTimeline: Sendable {
     }
 
     /// Whether exactly `count` of `list`'s entries (in order of start) start at or before `time`.
+    /// Inlined, as the hinted `interpolate` is: both run for every control at every sample, and
+    /// the optimiser left them calls (an upload of a 10 s sine: 9.86 → 9.20 million instructions).
+    @inline(__always)
     private static func isCount(_ count: Int, ofEntriesStartingAtOrBefore time: Double, in list: [Entry]) -> Bool {
         count >= 0 && count <= list.count && (count == 0 || list[count - 1].start <= time)
             && (count == list.count || !(list[count].start <= time))
@@ -169,6 +172,7 @@ public struct ControlTimeline: Sendable {
     /// The same, trying the segment starting at point `segment`, then the one after it, before
     /// searching (-1: search at once); `segment` is left at the one used. Points sorted by time,
     /// none NaN, when it is not -1: the segment holding `offset` is then the only one.
+    @inline(__always)
     private static func interpolate(_ points: [ControlPoint], at offset: Double, segment hint: inout Int) -> Double {
         guard let first = points.first, let last = points.last else { return 0 }
         if offset <= first.time { return first.value }

@@ -38,7 +38,7 @@ final class ActuatorChannel {
     // accesses call only value-type code, so none can begin inside another.
     @exclusivity(unchecked) var mixer: AmplitudeMixer
     /// Players with commands pending or output on this actuator.
-    @exclusivity(unchecked) var activePlayers: Set<Int> = []
+    @exclusivity(unchecked) var activePlayers: ActivePlayerIDs = []
     /// Pending automatic standby and sleep.
     @exclusivity(unchecked) var idleTokens: [ScheduledToken] = []
     /// How often the status is read while players use the actuator; nil: never.

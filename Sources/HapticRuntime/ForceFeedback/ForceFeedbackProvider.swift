@@ -342,16 +342,18 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     /// actuator, for `count` repetitions.
     private func start(_ slot: Slot, count: Int32, offset: Double, replacing: [Voice]) {
         let now = engine.clock.now
-        for index in slot.voices.indices {
-            // The voice's fields read in place: a copy of it (its plan holds the effect's pattern)
-            // retained and released every array of the pattern on an `EV_FF` play's path.
-            let (name, player) = (slot.voices[index].actuator, slot.voices[index].player)
+        // The voices as they are now (one reference to the array), each voice's fields read in
+        // place: a copy of a voice (its plan holds the effect's pattern) retained and released
+        // every array of the pattern on an `EV_FF` play's path.
+        let voices = slot.voices
+        for index in voices.indices {
+            let (name, player) = (voices[index].actuator, voices[index].player)
             var stopAfter: Double?
-            if let loop = slot.voices[index].plan.loop {
+            if let loop = voices[index].plan.loop {
                 player.loopEnabled = true
                 player.loopEnd = loop.upperBound
                 player.loopStartValue = loop.lowerBound
-            } else if let repetition = slot.voices[index].plan.repetition, count > 1, repetition > 0 {
+            } else if let repetition = voices[index].plan.repetition, count > 1, repetition > 0 {
                 let total = repetition * Double(count)
                 player.loopEnabled = true
                 player.loopEnd = repetition

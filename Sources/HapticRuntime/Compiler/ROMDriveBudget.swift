@@ -103,11 +103,19 @@ struct ROMDriveBudget {
     /// piecewise linear in the window's start, so its maximum is where the window starts at a
     /// span's start or ends at a span's end.
     private static func largestWindowEnergy(_ spans: [Span]) -> Double {
-        let starts = spans.map(\.start) + spans.map { $0.end - window }
-        return starts.map { windowStart in
-            spans.reduce(0) { sum, span in
-                sum + max(0, min(span.end, windowStart + window) - max(span.start, windowStart)) * span.power
-            }
-        }.max() ?? 0
+        var largest = 0.0
+        for span in spans {
+            largest = max(largest, energy(inWindowFrom: span.start, of: spans), energy(inWindowFrom: span.end - window, of: spans))
+        }
+        return largest
+    }
+
+    /// Level² × seconds of `spans` within the window starting at `windowStart`.
+    private static func energy(inWindowFrom windowStart: Double, of spans: [Span]) -> Double {
+        var sum = 0.0
+        for span in spans {
+            sum += max(0, min(span.end, windowStart + window) - max(span.start, windowStart)) * span.power
+        }
+        return sum
     }
 }

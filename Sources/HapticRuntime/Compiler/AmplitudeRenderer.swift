@@ -31,8 +31,9 @@ struct AmplitudeRenderer: Sendable {
 
     private var step: Double { 1 / Double(steps) }
 
-    func render(_ slice: StreamSlice, over span: TimeSpan) -> [TimedCommand] {
-        var commands: [TimedCommand] = []
+    /// Appends the commands of `slice` over `span` to `commands`: written in place, as a
+    /// program's tens of thousands of samples were copied from an array of their own before.
+    func render(_ slice: StreamSlice, over span: TimeSpan, into commands: inout [TimedCommand]) {
         var lastAmplitude = 0.0
         var lastFrequency: Double?
         var cursor = slice.cursor()
@@ -73,7 +74,6 @@ struct AmplitudeRenderer: Sendable {
                 commands.append(TimedCommand(time: span.end, command: .amplitude(0)))
             }
         }
-        return commands
     }
 
     func quantize(_ amplitude: Double) -> Double {

@@ -74,10 +74,7 @@ public struct PatternCompiler: Sendable {
         if !commands.isEmpty {
             commands.append(TimedCommand(time: end, command: .stop))
         }
-        let sorted = commands.enumerated()
-            .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
-            .map(\.element)
-        return ActuatorProgram(commands: sorted, duration: commands.isEmpty ? pattern.duration : end, updateRate: rate, pcmSampleRate: options.pcmSampleRate, warnings: warnings)
+        return ActuatorProgram(commands: Self.inTimeOrder(commands), duration: commands.isEmpty ? pattern.duration : end, updateRate: rate, pcmSampleRate: options.pcmSampleRate, warnings: warnings)
     }
 
     private func everythingAsStream(_ evaluator: PatternEvaluator) -> StreamContent {
@@ -164,11 +161,21 @@ public struct PatternCompiler: Sendable {
                 commands.append(TimedCommand(time: item.time, command: .trigger(item.steps)))
                 end = max(end, item.time + item.busy)
             case .stream(let span):
-                commands += renderer.render(stream.slice(span, evaluator: evaluator), over: span)
+                renderer.render(stream.slice(span, evaluator: evaluator), over: span, into: &commands)
                 end = max(end, span.end + brake)
             }
         }
         return (commands, end)
+    }
+
+    /// `commands` in order of time, those of equal times in the order given. Blocks are rendered in
+    /// order, so they mostly are already: then they are returned as they are, which is what the
+    /// stable sort gives, without copying every command out and back.
+    private static func inTimeOrder(_ commands: [TimedCommand]) -> [TimedCommand] {
+        if zip(commands, commands.dropFirst()).allSatisfy({ $0.time <= $1.time }) { return commands }
+        return commands.enumerated()
+            .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
+            .map(\.element)
     }
 
     /// Cue groups and transients become ROM items; continuous events without a cue stream.

@@ -111,11 +111,13 @@ final class ActuatorChannel {
     /// The scheduler learns bus costs per key: one key per actuator and kind of command.
     func costKey(_ action: String) -> CostKey { CostKey(action, actuator: name) }
 
-    /// How long before its deadline a command is handed to the scheduler: PCM plays behind the
-    /// device queue, so it is written that much early to start on its deadline; others at it.
-    func issueLead(of command: ActuatorCommand) -> Duration {
-        if case .pcm = command { return actuator.pcmOutputLatency }
-        return .zero
+    /// How long before its deadline a command is handed to the scheduler, in nanoseconds: PCM
+    /// plays behind the device queue, so it is written that much early to start on its deadline;
+    /// others at it. (Nanoseconds, not a Duration: asked at every command of a stream's plan, where
+    /// a Duration's `.zero`, comparison and conversion were calls into the standard library.)
+    func issueLead(of command: ActuatorCommand) -> Int64 {
+        if case .pcm = command { return actuator.pcmOutputLatency.nanoseconds }
+        return 0
     }
 
     /// Key and expected bus time of a command (before the scheduler has measured any).

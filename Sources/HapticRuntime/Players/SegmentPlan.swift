@@ -65,7 +65,7 @@ struct SegmentPlan {
             let deadlines = Self.deadlineOffsets(of: sliced, on: channel, setting: setting)
             firstDeadlineOffsets.append(deadlines.first)
             for (command, deadline) in zip(sliced, deadlines) {
-                let issue = deadline - channel.issueLead(of: command.command).nanoseconds
+                let issue = deadline - channel.issueLead(of: command.command)
                 entries.append(Entry(channel: index, command: command.command, time: command.time, deadlineOffset: deadline, issueOffset: issue))
             }
         }
@@ -92,12 +92,17 @@ struct SegmentPlan {
     /// expected cost.
     private static func deadlineOffsets(of sliced: [SlicedCommand], on channel: ActuatorChannel, setting: Setting) -> [Int64] {
         var deadlines = sliced.map { Duration.nanoseconds(inSeconds: ($0.time - setting.offset) / setting.rate) }
-        var following: (deadline: Int64, cost: Int64)?
+        // The command after each `.prepare`; its cost is looked up only there, not for every
+        // command of a stream.
+        var following: Int?
         for index in sliced.indices.reversed() {
             if case .prepare = sliced[index].command {
-                if let following { deadlines[index] = min(deadlines[index], following.deadline - following.cost) }
+                if let following {
+                    let cost = channel.cost(of: sliced[following].command).expected.nanoseconds
+                    deadlines[index] = min(deadlines[index], deadlines[following] - cost)
+                }
             } else {
-                following = (deadlines[index], channel.cost(of: sliced[index].command).expected.nanoseconds)
+                following = index
             }
         }
         return deadlines

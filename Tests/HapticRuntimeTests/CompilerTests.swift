@@ -1,5 +1,6 @@
 import ActuatorHAL
 import Foundation
+import HardwareMocks
 import XCTest
 @testable import HapticRuntime
 
@@ -62,6 +63,37 @@ final class CompilerTests: XCTestCase {
         XCTAssertEqual(ROMEffectTable.nearest(intensity: 0.8, sharpness: 0.35)?.id, 22)
         XCTAssertNil(ROMEffectTable.nearest(intensity: 0.02, sharpness: 0.5))
         XCTAssertTrue(ROMEffectTable.markdownTable().contains("| 24 | Sharp Tick 1 - 100% | 1.0 | 1.0 |"))
+    }
+
+    /// With a filter: the nearest of the allowed effects, the earlier row on a tie — what filtering
+    /// the table and taking its first nearest gives — asking the filter only about an effect that
+    /// is nearer than every one it has allowed (the compiler's filter is a drive-budget sum).
+    func testNearestAllowedROMEffectIsTheNearestOfThoseAllowed() {
+        var random = SplitMix64(seed: 0x40_4E57)
+        let table = ROMEffectTable.transients
+        // Grid points fall exactly between rows too, where ties are decided by the row order.
+        let points = (0...20).flatMap { i in (0...20).map { s in (Double(i) / 20, Double(s) / 20) } }
+        for (intensity, sharpness) in points {
+            let allowedIDs = Set(table.map(\.id).filter { _ in Bool.random(using: &random) })
+            var asked: [UInt8] = []
+            let chosen = ROMEffectTable.nearest(intensity: intensity, sharpness: sharpness) { choice in
+                asked.append(choice.id)
+                return allowedIDs.contains(choice.id)
+            }
+            func distance(_ choice: ROMEffectChoice) -> Double {
+                (choice.intensity - intensity) * (choice.intensity - intensity) + (choice.sharpness - sharpness) * (choice.sharpness - sharpness)
+            }
+            let allowed = table.filter { allowedIDs.contains($0.id) }
+            let expected = intensity < ROMEffectTable.minimumIntensity ? nil
+                : allowed.first { choice in allowed.allSatisfy { distance(choice) <= distance($0) } }
+            XCTAssertEqual(chosen, expected, "at (\(intensity), \(sharpness)) with \(allowedIDs.sorted())")
+            // Each asked effect was nearer than every allowed effect before it in the table.
+            for id in asked {
+                guard let position = table.firstIndex(where: { $0.id == id }) else { return XCTFail("asked about \(id)") }
+                XCTAssertTrue(table[..<position].allSatisfy { !allowedIDs.contains($0.id) || distance(table[position]) < distance($0) },
+                              "asked about \(id) at (\(intensity), \(sharpness)), which could not win")
+            }
+        }
     }
 
     func testTransientsOnAROMChipTriggerEffectsAfterAnEarlyPrepare() {

@@ -40,7 +40,10 @@ public enum ROMEffectTable {
         ROMEffectChoice(id: 26, name: "Sharp Tick 3 - 60%", intensity: 0.6, sharpness: 1.0),
     ]
 
-    /// The effect for a transient, or nil when it is too weak to play (or no effect is `allowed`).
+    /// The effect for a transient, or nil when it is too weak to play (or no effect is `allowed`):
+    /// the nearest of the allowed effects. `allowed` is asked, in table order, only about an
+    /// effect nearer than every one it has allowed so far, so an expensive test runs a few times
+    /// rather than once per row.
     public static func nearest(intensity: Double, sharpness: Double, allowed: (ROMEffectChoice) -> Bool = { _ in true }) -> ROMEffectChoice? {
         guard intensity >= minimumIntensity else { return nil }
         var best: ROMEffectChoice?

@@ -74,7 +74,7 @@ public struct PatternCompiler: Sendable {
         if !commands.isEmpty {
             commands.append(TimedCommand(time: end, command: .stop))
         }
-        return ActuatorProgram(commands: Self.inTimeOrder(commands), duration: commands.isEmpty ? pattern.duration : end, updateRate: rate, pcmSampleRate: options.pcmSampleRate, warnings: warnings)
+        return ActuatorProgram(commands: commands.sortedKeepingOrder { $0.time }, duration: commands.isEmpty ? pattern.duration : end, updateRate: rate, pcmSampleRate: options.pcmSampleRate, warnings: warnings)
     }
 
     private func everythingAsStream(_ evaluator: PatternEvaluator) -> StreamContent {
@@ -166,16 +166,6 @@ public struct PatternCompiler: Sendable {
             }
         }
         return (commands, end)
-    }
-
-    /// `commands` in order of time, those of equal times in the order given. Blocks are rendered in
-    /// order, so they mostly are already: then they are returned as they are, which is what the
-    /// stable sort gives, without copying every command out and back.
-    private static func inTimeOrder(_ commands: [TimedCommand]) -> [TimedCommand] {
-        if zip(commands, commands.dropFirst()).allSatisfy({ $0.time <= $1.time }) { return commands }
-        return commands.enumerated()
-            .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
-            .map(\.element)
     }
 
     /// Cue groups and transients become ROM items; continuous events without a cue stream.

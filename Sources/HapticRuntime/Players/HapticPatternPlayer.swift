@@ -378,7 +378,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
             // What is left of the plan before `replanTime`, then the new commands, in issue order.
             var planned = plan[planCursor...].filter { $0.time < replanTime }
             for entry in relative.entries where entry.time >= replanTime { planned.append(entry.planned(from: segment.start)) }
-            plan = SegmentPlan.issueOrdered(planned) { $0.issueAt.nanoseconds }
+            plan = planned.sortedKeepingOrder { $0.issueAt.nanoseconds }
         } else {
             plan = relative.entries.map { $0.planned(from: segment.start) }
             for (index, channel) in channels.enumerated() {

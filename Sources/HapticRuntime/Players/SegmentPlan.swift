@@ -69,21 +69,8 @@ struct SegmentPlan {
                 entries.append(Entry(channel: index, command: command.command, time: command.time, deadlineOffset: deadline, issueOffset: issue))
             }
         }
-        self.entries = Self.issueOrdered(entries) { $0.issueOffset }
+        self.entries = entries.sortedKeepingOrder { $0.issueOffset }
         self.firstDeadlineOffsets = firstDeadlineOffsets
-    }
-
-    /// `items` by `issue`, ties in their current order. Usually they already are (one actuator,
-    /// its program in time order), which one pass finds without sorting.
-    static func issueOrdered<Item>(_ items: [Item], by issue: (Item) -> Int64) -> [Item] {
-        var index = items.startIndex
-        while index + 1 < items.endIndex, issue(items[index]) <= issue(items[index + 1]) { index += 1 }
-        guard index + 1 < items.endIndex else { return items }
-        return items.enumerated()
-            .sorted { (first: (offset: Int, element: Item), second: (offset: Int, element: Item)) in
-                (issue(first.element), first.offset) < (issue(second.element), second.offset)
-            }
-            .map(\.element)
     }
 
     /// When each command must have taken effect, from the segment's start. A mode switch must be

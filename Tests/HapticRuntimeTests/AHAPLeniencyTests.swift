@@ -53,7 +53,8 @@ final class AHAPLeniencyTests: XCTestCase {
           { "Parameter": { "ParameterID": "HapticIntensityControl", "Time": 1, "ParameterValue": 0.7 } },
           { "ParameterCurve": { "ParameterID": "HapticIntensityControl", "Time": 3, "ParameterCurveControlPoints": [
             { "Time": 0.4, "ParameterValue": 0.1 }, { "Time": 0.2, "ParameterValue": 0.2 } ] } },
-          { "ParameterCurve": { "ParameterID": "HapticSharpnessControl", "Time": 1, "ParameterCurveControlPoints": [] } }
+          { "ParameterCurve": { "ParameterID": "HapticSharpnessControl", "Time": 1, "ParameterCurveControlPoints": [] } },
+          { "ParameterCurve": { "ParameterID": "HapticIntensityControl", "Time": 2, "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": 0.3 } ] } }
         ] }
         """
         let content = try XCTUnwrap(AHAPFixtures.read(text))
@@ -61,14 +62,16 @@ final class AHAPLeniencyTests: XCTestCase {
         XCTAssertEqual(pattern.events.map(\.time), [0.1, 0.1, 0.5, 0.5])
         XCTAssertEqual(pattern.events.map(\.type), [.hapticContinuous, .hapticTransient, .hapticTransient, .audioContinuous])
         XCTAssertEqual(pattern.parameters.map(\.value), [0.7, 0.5])
-        XCTAssertEqual(pattern.parameterCurves.map(\.id), [.hapticSharpnessControl, .hapticIntensityControl])
+        XCTAssertEqual(pattern.parameterCurves.map(\.id), [.hapticSharpnessControl, .hapticIntensityControl, .hapticIntensityControl])
+        XCTAssertEqual(pattern.parameterCurves.map(\.time), [1, 2, 3])
         XCTAssertEqual(pattern.parameterCurves.last?.controlPoints.map(\.time), [0.2, 0.4])
         XCTAssertEqual(content.warnings.map(\.description), [
             "test.ahap:9:45: warning: Pattern[6].ParameterCurve.ParameterCurveControlPoints[1]: control points are not in time order; sorted by Time",
             "test.ahap:10:23: warning: Pattern[7].ParameterCurve.ParameterCurveControlPoints: no control points; the curve changes nothing",
             "test.ahap:3:14: warning: Pattern[1].Event: events are not in time order; sorted by Time",
             "test.ahap:7:18: warning: Pattern[5].Parameter: dynamic parameters are not in time order; sorted by Time",
-            "test.ahap:10:23: warning: Pattern[7].ParameterCurve: parameter curves are not in time order; sorted by Time",
+            // Not at Pattern[7]: a sharpness curve before an intensity curve is no disorder.
+            "test.ahap:11:23: warning: Pattern[8].ParameterCurve: parameter curves are not in time order; sorted by Time",
         ])
     }
 

@@ -95,7 +95,7 @@ final class AHAPWaveformPathTests: XCTestCase {
         XCTAssertEqual(content.waveformProblems.count, 1)
         let tried = folder.url.appendingPathComponent("gone.wav").standardizedFileURL.path
         XCTAssertEqual(content.warnings.map(\.description), [
-            "\(file.relativePath):3:65: warning: Pattern[1].Event.EventWaveformPath: waveform path \"gone.wav\" names no file in the AHAP file's folder (tried \(tried)); the event's sound cannot play, its haptics do",
+            "\(file.relativePath):3:65: warning: Pattern[1].Event.EventWaveformPath: waveform path \"gone.wav\" names no file in the AHAP file's folder (tried \(tried)); the event's sound cannot play (an error where sounds are played; --no-audio plays the haptics alone)",
         ])
         XCTAssertEqual(content.waveformProblems.first?.description,
                        "\(file.relativePath):3:65: Pattern[1].Event.EventWaveformPath: waveform path \"gone.wav\" names no file in the AHAP file's folder")

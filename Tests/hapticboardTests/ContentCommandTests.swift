@@ -113,6 +113,8 @@ final class ContentCommandTests: XCTestCase {
             let run = try BuiltCommand().run(command)
             XCTAssertEqual(run.status, 1, "\(command[0])")
             XCTAssertTrue(run.errorOutput.contains("hapticboard: error: \(ahap):\(at): Pattern[1].Event.EventWaveformPath: waveform path \"boom.wav\" names no file"), "\(command[0]): \(run.errorOutput)")
+            // Said once, as the error: not also as a warning that the file plays.
+            XCTAssertFalse(run.errorOutput.contains("warning: Pattern[1].Event.EventWaveformPath"), "\(command[0]): \(run.errorOutput)")
         }
     }
 

@@ -74,8 +74,8 @@ struct AHAPDocumentReader {
             version: version,
             metadata: metadata,
             events: orderedEvents.flatMap { $0.splitAtContinuousLimit() }.sortedByTimeKeepingOrder(\.time),
-            parameters: sortedByTime(parameters, what: "dynamic parameters", time: \.time),
-            parameterCurves: sortedByTime(curves, what: "parameter curves", time: \.time))
+            parameters: sortedByTime(parameters, what: "dynamic parameters", time: \.time, apart: \.id),
+            parameterCurves: sortedByTime(curves, what: "parameter curves", time: \.time, apart: \.id))
     }
 
     // MARK: Top level
@@ -191,7 +191,7 @@ struct AHAPDocumentReader {
             let error = AHAPError.waveformPath(location(value.position), keyPath: path, path: waveformPath, problem: problem)
             waveformProblems.append(error)
             let tried = folder.map { " (tried \($0.appendingPathComponent(waveformPath).standardizedFileURL.path))" } ?? ""
-            warn(value.position, path, "waveform path \"\(waveformPath)\" \(problem)\(tried); the event's sound cannot play, its haptics do")
+            warn(value.position, path, "waveform path \"\(waveformPath)\" \(problem)\(tried); the event's sound cannot play (an error where sounds are played; --no-audio plays the haptics alone)")
         }
         event.waveformPath = waveformPath
         if let flag = object["EventWaveformUseVolumeEnvelope"] {
@@ -258,8 +258,24 @@ struct AHAPDocumentReader {
     private mutating func sortedByTime<Item>(
         _ placed: [Placed<Item>], what: String, time: (Item) -> Double
     ) -> [Item] {
-        if let late = zip(placed, placed.dropFirst()).first(where: { time($0.0.item) > time($0.1.item) })?.1 {
-            warn(late.position, late.path, "\(what) are not in time order; sorted by Time")
+        sortedByTime(placed, what: what, time: time, apart: { _ in 0 })
+    }
+
+    /// The items in time order, ties kept in file order; warns once, at the first item that comes
+    /// earlier than one before it of the same `kind`. Exporters write a pattern's curves (and
+    /// dynamic parameters) one parameter after another, each in order: items of different kinds
+    /// act independently, so their order against each other says nothing worth a warning.
+    private mutating func sortedByTime<Item, Kind: Hashable>(
+        _ placed: [Placed<Item>], what: String, time: (Item) -> Double, apart kind: (Item) -> Kind
+    ) -> [Item] {
+        var latest: [Kind: Double] = [:]
+        for entry in placed {
+            let itemTime = time(entry.item)
+            if let before = latest[kind(entry.item)], before > itemTime {
+                warn(entry.position, entry.path, "\(what) are not in time order; sorted by Time")
+                break
+            }
+            latest[kind(entry.item)] = itemTime
         }
         return placed.map(\.item).sortedByTimeKeepingOrder(time)
     }

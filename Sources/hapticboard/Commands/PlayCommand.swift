@@ -104,6 +104,12 @@ struct PlayCommand: ParsableCommand {
     /// low-latency period, like a typical I2S amplifier or USB sound card.
     static let simulatedSoundFormat = PCMFormat(sampleRate: 48_000, channels: 2, periodFrames: PCMFormat.lowLatencyPeriodFrames)
 
+    /// The readers' warnings about the content, unless `--quiet`.
+    private func printWarnings(of content: PlayContent) {
+        guard !quiet else { return }
+        for item in content.items { for warning in item.content.warnings { printError(warning.description) } }
+    }
+
     func run() throws {
         options.bootstrapLogging()
         let log = options.logger("play")
@@ -114,10 +120,8 @@ struct PlayCommand: ParsableCommand {
         if strict { try given.requirePlayableWaveforms() }
         let content = noAudio ? given.hapticsOnly() : given
         if loop, content.eventCount == 0 { throw CommandLineError.nothingToLoop }
-        if !quiet {
-            for item in content.items { for warning in item.content.warnings { printError(warning.description) } }
-        }
         if !noService, let service = try ServicePlayback(options: options, socketPath: ServiceConnection.defaultSocketPath) {
+            printWarnings(of: content)
             try service.play(content, actuator: actuator, loop: loop, rate: rate, noAudio: noAudio, effect: effect, quiet: quiet)
             return
         }
@@ -142,6 +146,8 @@ struct PlayCommand: ParsableCommand {
         let sound = noAudio || !hasAudioEvents ? nil : try openSound(on: board, clock: clock, soundsIn: content.items[0].soundFolder)
         session.attachSound(sound, simulated: simulatedClock != nil)
         if sound != nil { try content.requirePlayableWaveforms() }
+        // Only now: where the sounds play, a missing one is the error above, not also a warning.
+        printWarnings(of: content)
         if hasAudioEvents, !quiet {
             if sound == nil, !noAudio { printError("board \(board.name) has no 'audio:' output: \(content.audioEventCount) audio event(s) skipped, the haptics play (playsHapticsOnly)") }
             // The engine plays sounds at their own speed only (see EngineAudio).

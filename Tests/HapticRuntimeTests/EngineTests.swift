@@ -120,6 +120,28 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(channel.compilations, 2, "other content is compiled")
     }
 
+    /// A pattern of more events, dynamic parameters and control points than a kept program may
+    /// have commands is neither looked up nor kept — hashing it would read all of it — so it is
+    /// compiled each time, even where its program would be short; one element fewer, it is kept.
+    func testPatternsLargerThanAKeptProgramAreCompiledEachTime() throws {
+        let rig = EngineRig(statusPollInterval: nil)
+        try rig.engine.start()
+        let channel = try XCTUnwrap(rig.engine.channels.first)
+        /// A 1 s buzz held at full strength by a curve of `points` control points: one event more.
+        func heldBuzz(points: Int) -> HapticPattern {
+            var pattern = TestPatterns.buzz(duration: 1)
+            let held = (0..<points).map { ControlPoint(time: Double($0) / Double(points), value: 1) }
+            pattern.parameterCurves = [ParameterCurve(.hapticIntensityControl, time: 0, controlPoints: held)]
+            return pattern
+        }
+        let limit = ActuatorChannel.cachedProgramCommands
+        for _ in 0..<2 { _ = try rig.engine.makePlayer(with: heldBuzz(points: limit - 1)) }
+        XCTAssertEqual(channel.compilations, 1, "\(limit) elements: kept")
+        for _ in 0..<2 { _ = try rig.engine.makePlayer(with: heldBuzz(points: limit)) }
+        XCTAssertEqual(channel.compilations, 3, "\(limit + 1) elements: compiled each time")
+        XCTAssertLessThan(channel.program(for: heldBuzz(points: limit)).commands.count, 10, "a short program all the same")
+    }
+
     /// New content is compiled outside the engine's lock, which the timing thread takes to run
     /// every actuator's commands; a caller holding the lock compiles under it as before, and a
     /// program compiled ahead is not used once the engine's settings changed.

@@ -23,8 +23,8 @@ final class ActuatorChannel {
     private(set) var compilerGeneration = 0
     /// Programs compiled by the current compiler, by pattern: a service trigger, a button's
     /// binding or a game's effect plays the same content again and again, and compiling it costs
-    /// far more than hashing it. Short programs only, and at most `cachedProgramLimit` of them, so
-    /// the cache stays small however much content passes through.
+    /// far more than hashing it. Short programs of small patterns only (`mayKeep`), and at most
+    /// `cachedProgramLimit` of them, so the cache stays small however much content passes through.
     @exclusivity(unchecked) private var programs: [HapticPattern: ActuatorProgram] = [:]
     /// Patterns compiled rather than found in `programs` (for tests).
     private(set) var compilations = 0
@@ -32,6 +32,20 @@ final class ActuatorChannel {
     private(set) var compiledAhead = 0
     static let cachedProgramLimit = 64
     static let cachedProgramCommands = 512
+
+    /// Whether `pattern`'s program may be kept: at most `cachedProgramCommands` events, dynamic
+    /// parameters and control points. Hashing a pattern reads all of it, and a larger one — a
+    /// game's 10 s periodic effect is a curve of 10,000 points, a long AHAP file thousands of
+    /// events — nearly always compiles to more commands than are kept: looking it up, twice per
+    /// play, took 6 % of the instructions of such an upload and never found it.
+    static func mayKeep(_ pattern: HapticPattern) -> Bool {
+        var elements = pattern.events.count + pattern.parameters.count
+        for curve in pattern.parameterCurves {
+            elements += curve.controlPoints.count
+            if elements > cachedProgramCommands { return false }
+        }
+        return elements <= cachedProgramCommands
+    }
     private let maximumContinuousDrive: Duration?
     // `@exclusivity(unchecked)` on the state every command of every player reads or changes: as
     // on `DeadlineScheduler.pending`, the run-time check sees one thread at a time, and these
@@ -81,14 +95,15 @@ final class ActuatorChannel {
     /// lock (`HapticEngine.compileAhead`); nil when the program is kept already.
     func compilerIfNotKept(for pattern: HapticPattern) -> (compiler: PatternCompiler, generation: Int)? {
         let compiler = self.compiler
-        return programs[pattern] == nil ? (compiler, compilerGeneration) : nil
+        return Self.mayKeep(pattern) && programs[pattern] != nil ? nil : (compiler, compilerGeneration)
     }
 
     /// `pattern` compiled for this actuator as it is now: kept, `ahead` when the current compiler
     /// made it outside the lock, or compiled now.
     func program(for pattern: HapticPattern, ahead: CompiledAhead? = nil) -> ActuatorProgram {
         let compiler = self.compiler
-        if let program = programs[pattern] { return program }
+        let mayKeep = Self.mayKeep(pattern)
+        if mayKeep, let program = programs[pattern] { return program }
         compilations += 1
         let program: ActuatorProgram
         if let ahead, ahead.compilerGeneration == compilerGeneration, ahead.pattern == pattern {
@@ -97,7 +112,7 @@ final class ActuatorChannel {
         } else {
             program = compiler.compile(pattern)
         }
-        guard program.commands.count <= Self.cachedProgramCommands else { return program }
+        guard mayKeep, program.commands.count <= Self.cachedProgramCommands else { return program }
         if programs.count >= Self.cachedProgramLimit { programs.removeAll(keepingCapacity: true) }
         programs[pattern] = program
         return program

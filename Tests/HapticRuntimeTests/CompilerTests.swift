@@ -361,6 +361,20 @@ final class CompilerTests: XCTestCase {
         let program = PatternCompiler(capabilities: caps, options: CompilerOptions(updateRate: 100)).compile(HapticPattern(events: [continuous(1, 3)]))
         XCTAssertTrue(program.warnings.contains { $0.description == "warning: at 1 s: continuous drive of 3 s exceeds the actuator's 2 s limit; the runtime will cut it short" })
     }
+
+    /// The warning measures drive as the engine's guard will, not the event: a 3 s event whose
+    /// intensity touches 0 half-way drives twice for 1.5 s, which a 2 s limit lets play whole.
+    func testContinuousDriveIsMeasuredOnTheDriveNotOnTheEvent() {
+        var caps = capabilities(rom: nil)
+        caps.maximumContinuousDrive = .seconds(2)
+        var pattern = HapticPattern(events: [continuous(1, 3)])
+        pattern.parameterCurves = [ParameterCurve(.hapticIntensityControl, time: 1, controlPoints: [
+            ControlPoint(time: 0, value: 1), ControlPoint(time: 1.4, value: 1), ControlPoint(time: 1.5, value: 0), ControlPoint(time: 1.6, value: 1),
+        ])]
+        let program = PatternCompiler(capabilities: caps, options: CompilerOptions(updateRate: 100)).compile(pattern)
+        XCTAssertTrue(program.commands.contains { $0.time == 2.5 && $0.command == .amplitude(0) }, "silent half-way")
+        XCTAssertFalse(program.warnings.contains { $0.message.contains("continuous drive") }, "\(program.warnings)")
+    }
 }
 
 final class CompilerRobustnessTests: XCTestCase {

@@ -58,9 +58,9 @@ final class HapticClipReaderTests: XCTestCase {
             (.emphasisNotBelowBreakpoint, #"{ "time": 0, "amplitude": 0.2 }, { "time": 0.5, "amplitude": 0.6, "emphasis": { "amplitude": 0.4, "frequency": 0.5 } }, { "time": 1, "amplitude": 0 }"#, nil, "0.4", 1,
              "signals.continuous.envelopes.amplitude[1].emphasis.amplitude is 0.4: an emphasis amplitude must be at least its breakpoint's amplitude (the breakpoint's amplitude is 0.6)"),
             (.atLeastTwoAmplitudeBreakpoints, #"{ "time": 0, "amplitude": 0.2 }"#, nil, "[", 1,
-             "signals.continuous.envelopes.amplitude: the amplitude envelope needs at least two breakpoints (it has 1.0)"),
+             "signals.continuous.envelopes.amplitude: the amplitude envelope needs at least two breakpoints (it has 1)"),
             (.atLeastTwoAmplitudeBreakpoints, "", nil, "[", 1,
-             "signals.continuous.envelopes.amplitude: the amplitude envelope needs at least two breakpoints (it has 0.0)"),
+             "signals.continuous.envelopes.amplitude: the amplitude envelope needs at least two breakpoints (it has 0)"),
             (.amplitudeEnvelopeLasts, #"{ "time": 0.5, "amplitude": 0.2 }, { "time": 0.5, "amplitude": 0.4 }"#, nil, "[", 1,
              "signals.continuous.envelopes.amplitude: the amplitude envelope's last breakpoint must come after its first (a duration > 0) (it lasts 0.0)"),
             (.frequencyInRange, #"{ "time": 0, "amplitude": 0.2 }, { "time": 0.5, "amplitude": 0.4 }"#, #"{ "time": 0, "frequency": 1.01 }"#, "1.01", 1,
@@ -115,7 +115,7 @@ final class HapticClipReaderTests: XCTestCase {
     func testVersionOtherThanOneSaysWhichVersionsAreRead() {
         let text = HapticClipFixtures.document(amplitude: twoPoints, version: #"{ "major": 2, "minor": 0, "patch": 0 }"#)
         XCTAssertEqual(HapticClipFixtures.error(text)?.description,
-                       "clip.haptic:\(HapticClipFixtures.position(of: "2,", in: text)): version.major: .haptic version 2.0 is not read; this reader reads version 1 (1.x.y) files")
+                       "clip.haptic:\(HapticClipFixtures.position(of: "2,", in: text)): version.major: .haptic version 2 is not read; this reader reads version 1 (1.x.y) files")
     }
 
     func testStructuralErrorsNameThePathAndPosition() {

@@ -123,11 +123,6 @@ public struct PatternCompiler: Sendable {
         }
 
         let spans = stream.spans(in: pattern, joinGap: period)
-        if let limit = capabilities.maximumContinuousDrive?.secondsValue {
-            for span in spans where span.end - span.start > limit {
-                warnings.append(ProgramWarning(time: span.start, message: "continuous drive of \(CompactNumber.text(span.end - span.start)) s exceeds the actuator's \(CompactNumber.text(limit)) s limit; the runtime will cut it short"))
-            }
-        }
 
         // Blocks in time order; blocks of different modes never overlap after conflict resolution.
         enum Block {
@@ -165,7 +160,36 @@ public struct PatternCompiler: Sendable {
                 end = max(end, span.end + brake)
             }
         }
+        if let limit = capabilities.maximumContinuousDrive?.secondsValue {
+            warnings += Self.continuousDriveWarnings(in: commands, limit: limit, end: end)
+        }
         return (commands, end)
+    }
+
+    /// The stretches of `commands` that drive longer than `limit`, measured as the engine's
+    /// `ContinuousDriveGuard` measures them while playing: from an amplitude written non-zero until
+    /// one written 0, a ROM trigger or the end. Not from the streaming spans: a span's content may
+    /// fall silent within it (a `.haptic` clip of 70 s whose amplitude returns to 0 every 30 s
+    /// plays whole), and the warning said it would be cut.
+    static func continuousDriveWarnings(in commands: [TimedCommand], limit: Double, end: Double) -> [ProgramWarning] {
+        var warnings: [ProgramWarning] = []
+        var driveStart: Double?
+        func driveEnds(at time: Double) {
+            if let start = driveStart, time - start > limit {
+                warnings.append(ProgramWarning(time: start, message: "continuous drive of \(CompactNumber.text(time - start)) s exceeds the actuator's \(CompactNumber.text(limit)) s limit; the runtime will cut it short"))
+            }
+            driveStart = nil
+        }
+        for command in commands {
+            switch command.command {
+            case .amplitude(let level) where level == 0: driveEnds(at: command.time)
+            case .amplitude: if driveStart == nil { driveStart = command.time }
+            case .trigger, .stop: driveEnds(at: command.time)
+            case .prepare, .frequency, .pcm: break
+            }
+        }
+        driveEnds(at: end)
+        return warnings
     }
 
     /// Cue groups and transients become ROM items; continuous events without a cue stream.

@@ -49,10 +49,10 @@ public enum HapticClipError: Error, Sendable, Hashable, CustomStringConvertible 
         case .missingKey(let location, let keyPath):
             return "\(location): \(keyPath) is missing"
         case .unsupportedVersion(let location, let keyPath, let major):
-            return "\(location): \(keyPath): .haptic version \(AHAPNumberFormat.text(major)) is not read; this reader reads version \(HapticClip.supportedMajorVersion) (1.x.y) files"
+            return "\(location): \(keyPath): .haptic version \(Int(exactly: major).map(String.init) ?? AHAPNumberFormat.text(major)) is not read; this reader reads version \(HapticClip.supportedMajorVersion) (1.x.y) files"
         case .brokenRule(let location, let keyPath, let value, let rule, let reference):
             let shown = value.map { " is \(AHAPNumberFormat.text($0))" } ?? ""
-            let held = reference.map { " (\(rule.referenceName) \(AHAPNumberFormat.text($0)))" } ?? ""
+            let held = reference.map { " (\(rule.referenceName) \(rule.referenceText($0)))" } ?? ""
             return "\(location): \(keyPath)\(shown): \(rule.text)\(held)"
         case .excessiveDuration(let location, let keyPath, let value, let limit):
             return "\(location): \(keyPath): the clip lasts \(AHAPNumberFormat.text(value)) s, longer than the \(AHAPNumberFormat.text(limit)) s this reader accepts"

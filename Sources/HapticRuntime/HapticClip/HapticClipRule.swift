@@ -37,6 +37,11 @@ public enum HapticClipRule: Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// `reference` as a message shows it: a count as a whole number, anything else as read.
+    func referenceText(_ reference: Double) -> String {
+        self == .atLeastTwoAmplitudeBreakpoints ? String(Int(reference)) : AHAPNumberFormat.text(reference)
+    }
+
     /// What a message's reference value is, e.g. "the previous time is".
     var referenceName: String {
         switch self {

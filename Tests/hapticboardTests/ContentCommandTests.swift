@@ -118,6 +118,22 @@ final class ContentCommandTests: XCTestCase {
         }
     }
 
+    /// A frequency envelope running past the clip's end is summarised as it plays: clamped to
+    /// the end, the value there interpolated (0.4 + 0.6 × 0.5 / 1.5 = 0.6 at 1 s).
+    func testInspectSummarisesTheFrequencyEnvelopeAsItPlays() throws {
+        let file = try folder().appendingPathComponent("late-frequency.haptic")
+        try """
+        { "version": { "major": 1, "minor": 0, "patch": 0 },
+          "signals": { "continuous": { "envelopes": {
+            "amplitude": [ { "time": 0, "amplitude": 0.5 }, { "time": 1, "amplitude": 0.5 } ],
+            "frequency": [ { "time": 0, "frequency": 0.2 }, { "time": 0.5, "frequency": 0.4 }, { "time": 2, "frequency": 1 } ] } } } }
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let run = try BuiltCommand().run(["inspect", file.path])
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertTrue(run.output.contains("frequency 0.2…0.6, mean"), run.output)
+        XCTAssertTrue(run.output.contains("peak at 1 s"), run.output)
+    }
+
     func testInspectSummarisesAClip() throws {
         let run = try BuiltCommand().run(["inspect", impact])
         XCTAssertEqual(run.status, 0, run.errorOutput)

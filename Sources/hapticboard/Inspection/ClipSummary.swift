@@ -44,7 +44,8 @@ struct ClipSummary: Encodable {
         frequencyBreakpoints = clip.frequency?.count
         emphasis = clip.emphasisCount
         amplitude = Envelope(clip.amplitude.map { ($0.time, $0.amplitude) })
-        frequency = clip.frequency.flatMap { Envelope($0.map { ($0.time, $0.frequency) }) }
+        // As it plays: breakpoints past the clip's end clamped to it (see `HapticClip.pattern`).
+        frequency = clip.clampedFrequency(endingAt: clip.duration).flatMap { Envelope($0.map { ($0.time, $0.frequency) }) }
         let fields = [("editor", clip.metadata.editor), ("author", clip.metadata.author), ("source", clip.metadata.source),
                       ("project", clip.metadata.project), ("description", clip.metadata.description),
                       ("tags", clip.metadata.tags.joined(separator: ", "))]

@@ -359,7 +359,7 @@ final class CompilerTests: XCTestCase {
         var caps = capabilities(rom: nil)
         caps.maximumContinuousDrive = .seconds(2)
         let program = PatternCompiler(capabilities: caps, options: CompilerOptions(updateRate: 100)).compile(HapticPattern(events: [continuous(1, 3)]))
-        XCTAssertTrue(program.warnings.contains { $0.description == "warning: at 1 s: continuous drive of 3 s exceeds the actuator's 2 s limit; the runtime will cut it short" })
+        XCTAssertTrue(program.warnings.contains { $0.description == "warning: at 1 s: continuous drive of 3 s exceeds the actuator's 2 s limit (max-continuous-drive-ms); the engine stops it there" })
     }
 
     /// The warning measures drive as the engine's guard will, not the event: a 3 s event whose

@@ -176,7 +176,7 @@ public struct PatternCompiler: Sendable {
         var driveStart: Double?
         func driveEnds(at time: Double) {
             if let start = driveStart, time - start > limit {
-                warnings.append(ProgramWarning(time: start, message: "continuous drive of \(CompactNumber.text(time - start)) s exceeds the actuator's \(CompactNumber.text(limit)) s limit; the runtime will cut it short"))
+                warnings.append(ProgramWarning(time: start, message: "continuous drive of \(CompactNumber.text(time - start)) s exceeds the actuator's \(CompactNumber.text(limit)) s limit (max-continuous-drive-ms); the engine stops it there"))
             }
             driveStart = nil
         }

@@ -21,6 +21,6 @@ public struct DriveLimitEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// One line for logs and `play` summaries.
     public var description: String {
-        "actuator \(actuator): continuous drive stopped after \(CompactNumber.text((stoppedAt - driveStart).secondsValue)) s (limit \(CompactNumber.text(limit.secondsValue)) s)"
+        "actuator \(actuator): continuous drive stopped after \(CompactNumber.text((stoppedAt - driveStart).secondsValue)) s, its limit (max-continuous-drive-ms \(CompactNumber.text(limit.secondsValue * 1000)))"
     }
 }

@@ -271,11 +271,10 @@ struct AHAPDocumentReader {
         var latest: [Kind: Double] = [:]
         for entry in placed {
             let itemTime = time(entry.item)
-            if let before = latest[kind(entry.item)], before > itemTime {
+            if let before = latest.updateValue(itemTime, forKey: kind(entry.item)), before > itemTime {
                 warn(entry.position, entry.path, "\(what) are not in time order; sorted by Time")
                 break
             }
-            latest[kind(entry.item)] = itemTime
         }
         return placed.map(\.item).sortedByTimeKeepingOrder(time)
     }

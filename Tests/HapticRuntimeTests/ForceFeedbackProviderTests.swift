@@ -141,19 +141,43 @@ final class ForceFeedbackProviderTests: XCTestCase {
         XCTAssertEqual(rig.drive(), 0)
     }
 
+    /// The kernel's drivers take an envelope level above 0x7FFF as 0x7FFF (ff-memless's
+    /// `min_t(u16, attack_level, 0x7fff)`, hid-pidff's envelope report) rather than refuse the
+    /// upload, and clients rely on it: ffcfstress writes its signed force into `attack_level`.
+    func testEnvelopeLevelsAboveTheRangeAreTakenAsFullLevelAsTheKernelsDriversDo() throws {
+        let rig = try ForceFeedbackRig()
+        // Attacks from 0xFFFF (taken as full level) down to the constant's 0.5 over 100 ms.
+        let loud = TestEffects.constant(0x4000, length: 300, envelope: .init(attackLength: 100, attackLevel: 0xFFFF))
+        let id = try rig.client.upload(loud)
+        XCTAssertEqual(rig.provider.counts.refusedUploads, 0)
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0.75, accuracy: 0.05, "half-way down from full level")
+        rig.run(for: 0.1)
+        XCTAssertEqual(rig.drive(), 0.5, accuracy: step, "the constant's own level after the attack")
+        // ffcfstress's update of a negative force: level −0x4000, attack_level the same bits as a
+        // u16 (0xC000), no attack: the envelope does not apply and the level's size plays.
+        let negative = ForceFeedbackEffect(id: id, kind: .constant(level: -0x4000, envelope: .init(attackLevel: 0xC000, fadeLevel: 0xC000)),
+                                           direction: 0xC000, length: 0xFFFF)
+        XCTAssertEqual(try rig.client.upload(negative), id)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0.5, accuracy: step)
+        try rig.client.erase(effectID: id)
+        rig.run(for: 0.01)
+        XCTAssertEqual(rig.drive(), 0)
+    }
+
     func testBadUploadsGetTheKernelsErrnoAndTheDeviceKeepsWorking() throws {
         let rig = try ForceFeedbackRig(slots: 2)
         // Undeclared type: the kernel refuses it before hapticboard sees it.
         let spring = ForceFeedbackEffect(kind: .other(.spring), length: 100)
         XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(spring) }, .invalidArgument)
-        // Envelope level out of the documented range: hapticboard refuses it.
-        let loud = TestEffects.constant(0x100, length: 100, envelope: .init(attackLength: 10, attackLevel: 0xFFFF))
-        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(loud) }, .invalidArgument)
-        XCTAssertEqual(rig.provider.counts.refusedUploads, 1)
-        XCTAssertNotNil(rig.provider.lastRefusal)
+        // A trigger button the device does not have: hapticboard refuses it.
         var triggered = TestEffects.rumble(strong: 1, weak: 1, length: 10)
         triggered.triggerButton = 0x130
         XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(triggered) }, .invalidArgument)
+        XCTAssertEqual(rig.provider.counts.refusedUploads, 1)
+        XCTAssertNotNil(rig.provider.lastRefusal)
         // Custom waveform: uinput cannot carry samples.
         XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(TestEffects.periodic(.custom, period: 10)) }, .invalidArgument)
         // Too many effects.
@@ -239,7 +263,9 @@ final class ForceFeedbackProviderTests: XCTestCase {
         XCTAssertEqual(rig.provider.counts.plays, 1)
         rig.run(for: 0.05)
         XCTAssertEqual(rig.drive(), 1, accuracy: step)
-        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(TestEffects.constant(1, envelope: .init(fadeLevel: 0x9000))) }, .invalidArgument)
+        var triggered = TestEffects.constant(1)
+        triggered.triggerButton = 0x130
+        XCTAssertEqual(ForceFeedbackRig.errno { _ = try rig.client.upload(triggered) }, .invalidArgument)
     }
 
     /// An actuator failing mid-effect stops the engine; the provider then ends and removes the

@@ -77,6 +77,7 @@ public enum ForceFeedbackCode {
     public static let maximumEffects = 96
     /// The gain of a device nobody has set one on.
     public static let fullGain: UInt16 = 0xFFFF
-    /// Envelope levels are 0…0x7FFF (`struct ff_envelope` in `linux/input.h`).
+    /// Envelope levels are 0…0x7FFF (`struct ff_envelope` in `linux/input.h`); the kernel's drivers
+    /// take a larger one as this.
     public static let maximumEnvelopeLevel: UInt16 = 0x7FFF
 }

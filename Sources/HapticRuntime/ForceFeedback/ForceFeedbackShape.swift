@@ -47,7 +47,8 @@ struct ForceFeedbackShape {
     }
 
     private static func level(_ value: Int16) -> Double { min(1, abs(Double(value)) / 0x7FFF) }
-    private static func level(_ value: UInt16) -> Double { min(1, Double(value) / 0x7FFF) }
+    /// An envelope level: 0…0x7FFF, anything above taken as 0x7FFF, as ff-memless and hid-pidff do.
+    private static func level(_ value: UInt16) -> Double { Double(min(value, ForceFeedbackCode.maximumEnvelopeLevel)) / 0x7FFF }
 
     var length: Double { Double(effect.length) / 1000 }
     var isEndless: Bool { effect.length == 0 }

@@ -62,7 +62,7 @@ final class ServeTests: XCTestCase {
         }
     }
 
-    private func request(_ method: HTTPMethodName, _ path: String, body: String? = nil) throws -> ServiceConnection.Answer {
+    func request(_ method: HTTPMethodName, _ path: String, body: String? = nil) throws -> ServiceConnection.Answer {
         let connection = self.connection
         return try ServiceConnection.blocking { try await connection.request(method.rawValue, path, body: body) }
     }

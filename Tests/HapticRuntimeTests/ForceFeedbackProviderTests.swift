@@ -167,6 +167,45 @@ final class ForceFeedbackProviderTests: XCTestCase {
         XCTAssertEqual(rig.drive(), 0)
     }
 
+    /// ffcfstress's sequence: a constant force of level 0 and length 0xFFFF played once, then only
+    /// uploaded again with each new force (its signed level in the envelope's levels too). As in
+    /// ff-memless the play is in force for its length whatever its level, so each update drives.
+    func testAConstantForcePlayedAtZeroFollowsItsUpdates() throws {
+        let rig = try ForceFeedbackRig()
+        func constant(_ level: Int16, id: Int16) -> ForceFeedbackEffect {
+            let bits = UInt16(bitPattern: level)
+            return ForceFeedbackEffect(id: id, kind: .constant(level: level, envelope: .init(attackLevel: bits, fadeLevel: bits)), direction: 0xC000, length: 0xFFFF)
+        }
+        let id = try rig.client.upload(constant(0, id: -1))
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0)
+        XCTAssertEqual(rig.provider.playingSlots, [Int(id)], "played, at a force of 0")
+        for (level, drive) in [(Int16(0x4000), 0.5), (-0x6000, 0.75), (0x2000, 0.25)] {
+            XCTAssertEqual(try rig.client.upload(constant(level, id: id)), id)
+            rig.run(for: 0.04)
+            XCTAssertEqual(rig.drive(), drive, accuracy: step, "level \(level)")
+        }
+        try rig.client.erase(effectID: id)
+        rig.run(for: 0.01)
+        XCTAssertEqual(rig.drive(), 0)
+        XCTAssertEqual(rig.provider.playingSlots, [])
+    }
+
+    /// Once its length has passed, an effect no longer plays: an update then only stores it.
+    func testAnUpdateAfterAnEffectsEndDoesNotPlayIt() throws {
+        let rig = try ForceFeedbackRig()
+        let id = try rig.client.upload(TestEffects.constant(0x7FFF, length: 100))
+        try rig.client.play(effectID: id, count: 2)
+        rig.run(for: 0.15)
+        XCTAssertEqual(rig.provider.playingSlots, [Int(id)], "in its second repetition")
+        rig.run(for: 0.1)
+        XCTAssertEqual(rig.provider.playingSlots, [])
+        XCTAssertEqual(try rig.client.upload(TestEffects.constant(0x4000, length: 100, id: id)), id)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0)
+    }
+
     func testBadUploadsGetTheKernelsErrnoAndTheDeviceKeepsWorking() throws {
         let rig = try ForceFeedbackRig(slots: 2)
         // Undeclared type: the kernel refuses it before hapticboard sees it.

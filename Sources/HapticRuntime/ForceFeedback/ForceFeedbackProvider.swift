@@ -80,7 +80,16 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             self.effect = effect
         }
 
-        var isPlaying: Bool { play != nil && voices.contains { $0.player.isPlaying } }
+        /// Whether its play is in force at `now`, as ff-memless counts it: from the play to the end
+        /// of its repetitions (never, for an endless effect), whatever drives meanwhile. A force
+        /// of 0 plays too, and an upload replacing it gives it its new force: ffcfstress starts
+        /// its constant force at 0 and only updates it from then on.
+        func isPlaying(at now: MonotonicInstant) -> Bool {
+            guard let play else { return false }
+            guard effect.length > 0 else { return true }
+            let total = Double(Int(effect.delay) + Int(effect.length)) / 1000 * Double(play.count)
+            return total >= ForceFeedbackProvider.longestRepeatedPlay || now < play.start + .seconds(total)
+        }
 
         var plans: [String: ForceFeedbackPlan] { Dictionary(uniqueKeysWithValues: voices.map { ($0.actuator, $0.plan) }) }
     }
@@ -124,8 +133,14 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     public var counts: Counts { engine.locked { counted } }
     /// The effects held, by slot.
     public var effects: [Int: ForceFeedbackEffect] { engine.locked { slots.mapValues(\.effect) } }
-    /// The slots whose effect plays now.
-    public var playingSlots: Set<Int> { engine.locked { Set(slots.filter { $0.value.isPlaying }.keys) } }
+    /// The slots whose effect plays now: played, and not yet through its repetitions (ff-memless's
+    /// "started"), whether or not it drives.
+    public var playingSlots: Set<Int> {
+        engine.locked {
+            let now = engine.clock.now
+            return Set(slots.filter { $0.value.isPlaying(at: now) }.keys)
+        }
+    }
     /// The pattern each actuator plays for the effect in `slot`.
     public func plans(ofSlot slot: Int) -> [String: ForceFeedbackPlan] { engine.locked { slots[slot]?.plans ?? [:] } }
 
@@ -292,7 +307,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             let replaced = slots[Int(effect.id)]
             slots[Int(effect.id)] = slot
             // ff-memless restarts a playing effect with its new parameters.
-            if let replaced, let play = replaced.play, replaced.isPlaying {
+            if let replaced, let play = replaced.play, replaced.isPlaying(at: engine.clock.now) {
                 slot.play = (engine.clock.now, play.count)
                 start(slot, count: play.count, offset: 0, replacing: replaced.voices)
             } else if let replaced {
@@ -403,10 +418,10 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             }
             engine.locked {
                 let old = slot.voices
-                let wasPlaying = slot.isPlaying
+                let now = engine.clock.now
+                let wasPlaying = slot.isPlaying(at: now)
                 slot.voices = rescaled
                 guard wasPlaying, let play = slot.play else { return }
-                let now = engine.clock.now
                 let (offset, remaining) = position(of: slot, startedAt: play.start, count: play.count, at: now)
                 slot.play = (now - .seconds(offset), remaining)
                 start(slot, count: remaining, offset: offset, replacing: old)

@@ -4,7 +4,8 @@
  * A force-feedback client of the input device named NAME (found among /dev/input/event*), as a
  * game or fftest would be: checks its capabilities, makes uploads the kernel or the device must
  * refuse (an undeclared type, FF_CUSTOM, a trigger button, one effect too many) and one it must
- * take as the kernel's drivers do (an envelope level above 0x7fff), then uploads and plays each effect type, sets the gain, replaces an effect
+ * take as the kernel's drivers do (an envelope level above 0x7fff), then uploads and plays each
+ * effect type, sets the gain, updates a constant force as ffcfstress does, replaces an effect
  * while it plays, erases one while it plays, plays a rumble again and again for the latency
  * figure, and exits with an endless effect playing (the kernel then erases it). Before each phase
  * it writes "ff-phase NAME" to MARKER_FILE (the kernel's trace_marker), and "ff-latency" right
@@ -217,6 +218,33 @@ int main(int argc, char **argv) {
 	effect.u.ramp.end_level = 0x7fff;
 	effect.replay.length = 400;
 	play_phase(fd, &effect, "FF_RAMP", "ramp");
+
+	/* ffcfstress's way of driving a constant force (the joystick package's stress test; it needs
+	 * an absolute axis, which this device does not have): one FF_CONSTANT of length 0xffff played
+	 * once, then uploaded again with each new force, the signed level also written into the
+	 * envelope's levels (`attack_level = (short)(force * 32767)`), so a negative force puts 0x8000
+	 * or more there. Every update is taken, as the kernel's drivers take it, and plays. */
+	memset(&effect, 0, sizeof(effect));
+	effect.type = FF_CONSTANT;
+	effect.id = -1;
+	effect.direction = 0xc000;
+	effect.replay.length = 0xffff;
+	result = upload(fd, &effect);
+	mark("ff-phase stress");
+	play(fd, effect.id, 1);
+	int updates = 0;
+	for (int i = 0; i < 20; i++) {
+		short level = (short)((i % 2 ? -1 : 1) * (0x2000 + i * 0x500));
+		effect.u.constant.level = level;
+		effect.u.constant.envelope.attack_level = (unsigned short)level;
+		effect.u.constant.envelope.fade_level = (unsigned short)level;
+		updates += upload(fd, &effect) == 0;
+		pause_ms(40);
+	}
+	expect(result == 0 && updates == 20, "FF_CONSTANT updated 20 times as ffcfstress updates it, signed levels in its envelope: %d taken", updates);
+	mark("ff-phase stress-end");
+	ioctl(fd, EVIOCRMFF, effect.id);
+	pause_ms(300);
 
 	/* Replaced while it plays, then erased while it plays. */
 	effect = rumble(0x4000, 0, 0);

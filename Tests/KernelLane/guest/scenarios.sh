@@ -1238,6 +1238,11 @@ scenario_force_feedback_device() {
     else
         fail "force feedback ($build): expected constant and ramp to start low (< 64), reach >= 112 and end at 0; got constant $(phase_value constant 4)..$(phase_value constant 3) last $(phase_value constant 5), ramp $(phase_value ramp 4)..$(phase_value ramp 3) last $(phase_value ramp 5)"
     fi
+    if [ "$(phase_value stress 3)" -ge 96 ] 2> /dev/null && [ "$(phase_value stress-end 5)" = 0 ]; then
+        pass "force feedback ($build): FF_CONSTANT updated 20 times as ffcfstress updates it (signed levels in its envelope) drove RTP_INPUT up to $(phase_value stress 3) in $(phase_value stress 2) writes, 0 after its erase"
+    else
+        fail "force feedback ($build): expected the ffcfstress-style updates to reach >= 96 and 0 after the erase; got max $(phase_value stress 3), last $(phase_value stress-end 5)"
+    fi
     if [ "$(phase_value replace-before 3)" -ge 24 ] 2> /dev/null && [ "$(phase_value replace-before 3)" -le 40 ] \
         && [ "$(phase_value replace 3)" -ge 112 ] 2> /dev/null && [ "$(phase_value replace 7)" = 0 ] && [ "$(phase_value erase 5)" = 0 ] \
         && [ "$(phase_value close 3)" -ge 112 ] 2> /dev/null && [ "$(phase_value closed 5)" = 0 ]; then

@@ -206,6 +206,26 @@ final class ForceFeedbackProviderTests: XCTestCase {
         XCTAssertEqual(rig.drive(), 0)
     }
 
+    /// The engine's continuous-drive guard cuts an endless force after the board's limit (sim:
+    /// 30 s). The cut lasts: an update of the effect does not start it again, a play does.
+    func testUpdatesDoNotRestartAnEffectTheDriveGuardCut() throws {
+        let rig = try ForceFeedbackRig()
+        let id = try rig.client.upload(TestEffects.constant(0x7FFF, length: 0))
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 29.9)
+        XCTAssertEqual(rig.drive(), 1, accuracy: step)
+        rig.run(for: 0.2)
+        XCTAssertEqual(rig.drive(), 0, "cut at the limit")
+        XCTAssertEqual(rig.engine.driveLimitEvents.count, 1)
+        XCTAssertEqual(rig.provider.playingSlots, [])
+        XCTAssertEqual(try rig.client.upload(TestEffects.constant(0x4000, length: 0, id: id)), id)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0, "an update does not restart a cut effect")
+        try rig.client.play(effectID: id, count: 1)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0.5, accuracy: step, "a play does")
+    }
+
     func testBadUploadsGetTheKernelsErrnoAndTheDeviceKeepsWorking() throws {
         let rig = try ForceFeedbackRig(slots: 2)
         // Undeclared type: the kernel refuses it before hapticboard sees it.

@@ -84,7 +84,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         /// of its repetitions (never, for an endless effect), whatever drives meanwhile. A force
         /// of 0 plays too, and an upload replacing it gives it its new force: ffcfstress starts
         /// its constant force at 0 and only updates it from then on.
-        func isPlaying(at now: MonotonicInstant) -> Bool {
+        func isInForce(at now: MonotonicInstant) -> Bool {
             guard let play else { return false }
             guard effect.length > 0 else { return true }
             let total = Double(Int(effect.delay) + Int(effect.length)) / 1000 * Double(play.count)
@@ -134,11 +134,11 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     /// The effects held, by slot.
     public var effects: [Int: ForceFeedbackEffect] { engine.locked { slots.mapValues(\.effect) } }
     /// The slots whose effect plays now: played, and not yet through its repetitions (ff-memless's
-    /// "started"), whether or not it drives.
+    /// "started") nor cut by the continuous-drive guard, whether or not it drives.
     public var playingSlots: Set<Int> {
         engine.locked {
             let now = engine.clock.now
-            return Set(slots.filter { $0.value.isPlaying(at: now) }.keys)
+            return Set(slots.filter { isPlaying($0.value, at: now) }.keys)
         }
     }
     /// The pattern each actuator plays for the effect in `slot`.
@@ -307,7 +307,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             let replaced = slots[Int(effect.id)]
             slots[Int(effect.id)] = slot
             // ff-memless restarts a playing effect with its new parameters.
-            if let replaced, let play = replaced.play, replaced.isPlaying(at: engine.clock.now) {
+            if let replaced, let play = replaced.play, isPlaying(replaced, at: engine.clock.now) {
                 slot.play = (engine.clock.now, play.count)
                 start(slot, count: play.count, offset: 0, replacing: replaced.voices)
             } else if let replaced {
@@ -346,6 +346,14 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
                 play(slot, count: 1)
             }
         }
+    }
+
+    /// Whether `slot` plays at `now` (`Slot.isInForce(at:)`), unless the engine's continuous-drive
+    /// guard cut one of its actuators since its play began: a cut lasts until the client plays
+    /// the effect again, so a stream of updates cannot keep an actuator driving past its limit.
+    private func isPlaying(_ slot: Slot, at now: MonotonicInstant) -> Bool {
+        guard slot.isInForce(at: now), let start = slot.play?.start else { return false }
+        return !engine.driveLimitEvents.contains { cut in cut.stoppedAt >= start && slot.voices.contains { $0.actuator == cut.actuator } }
     }
 
     private func play(_ slot: Slot, count: Int32) {
@@ -419,7 +427,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             engine.locked {
                 let old = slot.voices
                 let now = engine.clock.now
-                let wasPlaying = slot.isPlaying(at: now)
+                let wasPlaying = isPlaying(slot, at: now)
                 slot.voices = rescaled
                 guard wasPlaying, let play = slot.play else { return }
                 let (offset, remaining) = position(of: slot, startedAt: play.start, count: play.count, at: now)

@@ -45,6 +45,31 @@ final class ROMDriveBudgetTests: XCTestCase {
         XCTAssertEqual(budget.spans(overlapping: (placed.start - 1)..<placed.start), [])
     }
 
+    /// The compiler asks about each candidate effect on its own (`allows(effect:at:share:)`, no
+    /// sequence built per question): the answer is the one the sequence of that effect gets.
+    func testAskingAboutOneEffectAnswersAsAskingAboutItsSequence() {
+        var random = SplitMix64(seed: 0x51D3)
+        var refused = 0
+        for _ in 0..<200 {
+            var budget = ROMDriveBudget(limit: 0.7)
+            var time = 0.0
+            for _ in 0..<Int.random(in: 0...40, using: &random) {
+                time += Double.random(in: 0...0.08, using: &random)
+                budget.add([.effect(UInt8.random(in: 1...123, using: &random))], at: time)
+            }
+            for _ in 0..<20 {
+                // Ids no library has (0, 124…) included.
+                let id = UInt8.random(in: 0...130, using: &random)
+                let at = Double.random(in: -0.2...(time + 0.2), using: &random)
+                let share = Double.random(in: 0.001...0.2, using: &random)
+                let answer = budget.allows(effect: id, at: at, share: share)
+                XCTAssertEqual(answer, budget.allows([.effect(id)], at: at, share: share), "effect \(id) at \(at)")
+                if !answer { refused += 1 }
+            }
+        }
+        XCTAssertGreaterThan(refused, 100, "questions the budget refuses, not only ones it allows")
+    }
+
     func testAnUnboundedBudgetPlacesNothingAndAllowsEverything() {
         var budget = ROMDriveBudget(limit: 1)
         budget.add([.effect(47), .effect(47)], at: 0)

@@ -228,7 +228,7 @@ public struct PatternCompiler: Sendable {
                 continue
             }
             let share = position + 1 < transients.count ? transients[position + 1].key - time : ROMDriveBudget.window
-            let fits = { (choice: ROMEffectChoice) in budget.allows([.effect(choice.id)], at: time, share: share) }
+            let fits = { (choice: ROMEffectChoice) in budget.allows(effect: choice.id, at: time, share: share) }
             guard let choice = fits(nearest) ? nearest : ROMEffectTable.nearest(intensity: level.intensity, sharpness: level.sharpness, allowed: fits) else {
                 warnings.append(ProgramWarning(time: time, message: "transient skipped: no ROM effect fits the rated voltage with the effects around it"))
                 continue
@@ -236,8 +236,9 @@ public struct PatternCompiler: Sendable {
             if choice != nearest {
                 warnings.append(ProgramWarning(time: time, message: "transient played as \(choice.name) (\(choice.id)): \(nearest.name) (\(nearest.id)) would drive above the rated voltage"))
             }
-            items.append(ROMItem(time: time, busy: options.romEffectDuration, steps: [.effect(choice.id)], eventIndices: indices))
-            budget.add([.effect(choice.id)], at: time)
+            let steps: [SequencerStep] = [.effect(choice.id)]
+            items.append(ROMItem(time: time, busy: options.romEffectDuration, steps: steps, eventIndices: indices))
+            budget.add(steps, at: time)
         }
         // Dictionary order is random: sort fully so the same pattern always compiles the same way.
         return items.sorted { $0.time != $1.time ? $0.time < $1.time : ($0.eventIndices.first ?? 0) < ($1.eventIndices.first ?? 0) }

@@ -41,8 +41,9 @@ struct ROMDriveBudget {
     /// one that leaves nothing for the next.
     ///
     /// Asked about every candidate effect of every transient, so it allocates nothing: the
-    /// candidate's spans are laid out on the stack and the placed ones read where they are (three
-    /// arrays per question were a third of placing a train of clicks on an open-loop chip).
+    /// candidate's spans are laid out on the stack and the placed ones read where they are (the
+    /// arrays each question built were a fifth to a half of placing a train of clicks on an
+    /// open-loop chip, docs/performance.md).
     func allows(_ steps: [SequencerStep], at time: Double, share: Double = window) -> Bool {
         guard limit < 1 else { return true }
         return withUnsafeTemporaryAllocation(of: Span.self, capacity: steps.count) { buffer in
@@ -150,9 +151,9 @@ struct ROMDriveBudget {
             for span in added { body(span) }
         }
 
-        /// The most level² × seconds any window of `ROMDriveBudget.window` seconds holds. The sum of overlaps is
-        /// piecewise linear in the window's start, so its maximum is where the window starts at a
-        /// span's start or ends at a span's end.
+        /// The most level² × seconds any window of `ROMDriveBudget.window` seconds holds. The sum
+        /// of overlaps is piecewise linear in the window's start, so its maximum is where the
+        /// window starts at a span's start or ends at a span's end.
         func largestWindowEnergy() -> Double {
             var largest = 0.0
             forEach { span in

@@ -39,6 +39,53 @@ final class ForceFeedbackProviderTests: XCTestCase {
         XCTAssertEqual(channel.compilations, channel.compiledAhead)
     }
 
+    /// A gain compiles at once only the effects that play: a stored one is compiled at the new
+    /// gain when it is played, so a play after a gain does not wait for every stored effect to
+    /// compile first.
+    func testAGainCompilesThePlayingEffectsAtOnceAndTheOthersWhenPlayed() throws {
+        let rig = try ForceFeedbackRig()
+        let channel = try XCTUnwrap(rig.engine.channels.first)
+        let playing = try rig.client.upload(TestEffects.rumble(strong: 0x8000, weak: 0, length: 0xFFFF))
+        // Each of its own strength (within a drive step of full), so no compiled program is shared.
+        let stored = try (0..<3).map { index in try rig.client.upload(TestEffects.rumble(strong: 0xFFFF - UInt16(index) * 0x100, weak: 0, length: 200)) }
+        XCTAssertEqual(channel.compiledAhead, 4)
+        try rig.client.play(effectID: playing, count: 1)
+        rig.run(for: 0.05)
+        try rig.client.setGain(0x8000)
+        XCTAssertEqual(channel.compiledAhead, 5, "only the playing effect compiled with the gain")
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0.25, accuracy: step)
+
+        try rig.client.play(effectID: playing, count: 0)
+        try rig.client.play(effectID: stored[0], count: 1)
+        XCTAssertEqual(channel.compiledAhead, 6, "the played effect compiled at the new gain first")
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0.5, accuracy: step, "played at the new gain")
+        try rig.client.play(effectID: stored[0], count: 1)
+        XCTAssertEqual(channel.compiledAhead, 6, "compiled once for the gain")
+
+        rig.run(for: 0.3)
+        try rig.client.play(effectID: stored[2], count: 1)
+        XCTAssertEqual(channel.compiledAhead, 7)
+        rig.run(for: 0.05)
+        XCTAssertEqual(rig.drive(), 0.5, accuracy: step)
+        // What a slot plays is what it would play now.
+        XCTAssertEqual(rig.provider.plans(ofSlot: Int(stored[1]))["main"]?.pattern.parameterCurves.first?.controlPoints.first?.value ?? 0, 0.5 * 0xFEFF / 0xFFFF, accuracy: 0.0001)
+        XCTAssertEqual(channel.compiledAhead, 8)
+    }
+
+    /// A trigger button's play, on the input thread, compiles its effect at a new gain too.
+    func testATriggerButtonPlaysAtTheGainInForce() throws {
+        let rig = try ForceFeedbackRig(keys: [0x130])
+        var triggered = TestEffects.rumble(strong: 0xFFFF, weak: 0, length: 50)
+        triggered.triggerButton = 0x130
+        _ = try rig.client.upload(triggered)
+        try rig.client.setGain(0x4000)
+        rig.provider.keyPressed(0x130)
+        rig.run(for: 0.02)
+        XCTAssertEqual(rig.drive(), 0.25, accuracy: step)
+    }
+
     /// The sequence a memoryless client (SDL's rumble, feedbackd) makes: upload, play, replace
     /// while playing, gain, stop, erase — and the drive follows without ever dropping to zero
     /// while an effect should play.

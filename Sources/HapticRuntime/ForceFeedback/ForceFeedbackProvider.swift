@@ -75,9 +75,13 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         var play: (start: MonotonicInstant, count: Int32)?
         /// When its trigger button last started it (`trigger.interval` counts from there).
         var triggered: MonotonicInstant?
+        /// The gain `voices` were planned at. A new gain plans the playing slots again at once,
+        /// the others when they are next played (`ForceFeedbackProvider.rescale(_:)`).
+        var plannedGain: UInt16
 
-        init(effect: ForceFeedbackEffect) {
+        init(effect: ForceFeedbackEffect, plannedGain: UInt16) {
             self.effect = effect
+            self.plannedGain = plannedGain
         }
 
         /// Whether its play is in force at `now`, as ff-memless counts it: from the play to the end
@@ -141,8 +145,11 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             return Set(slots.filter { isPlaying($0.value, at: now) }.keys)
         }
     }
-    /// The pattern each actuator plays for the effect in `slot`.
-    public func plans(ofSlot slot: Int) -> [String: ForceFeedbackPlan] { engine.locked { slots[slot]?.plans ?? [:] } }
+    /// The pattern each actuator plays for the effect in `slot`, at the gain in force.
+    public func plans(ofSlot slot: Int) -> [String: ForceFeedbackPlan] {
+        if let stored = engine.locked({ slots[slot] }) { rescale(stored) }
+        return engine.locked { slots[slot]?.plans ?? [:] }
+    }
 
     // MARK: Running
 
@@ -260,6 +267,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             }
             try device.complete(erase, result: nil)
         case .play(let id, let count):
+            if count > 0, let slot = engine.locked({ slots[id] }) { rescale(slot) }
             engine.locked {
                 guard let slot = slots[id] else { return }
                 if count > 0 {
@@ -293,9 +301,9 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             return errno
         }
         if let refused { return refused }
-        let slot = Slot(effect: effect)
+        let slot = Slot(effect: effect, plannedGain: gainValue)
         do {
-            slot.voices = try planned(effect)
+            slot.voices = try planned(effect, gain: slot.plannedGain)
         } catch {
             return engine.locked {
                 counted.refusedUploads += 1
@@ -317,14 +325,14 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         }
     }
 
-    /// `effect` planned at the current gain, with a player compiled for each actuator's plan.
-    private func planned(_ effect: ForceFeedbackEffect) throws -> [Voice] {
+    /// `effect` planned at `gain`, with a player compiled for each actuator's plan.
+    private func planned(_ effect: ForceFeedbackEffect, gain: UInt16) throws -> [Voice] {
         let capabilities = engine.capabilities
         var rates: [String: Double] = [:]
         for name in layout.actuators {
             if let capability = capabilities[name] { rates[name] = PatternCompiler(capabilities: capability, options: engine.compilerOptions).updateRate }
         }
-        let plans = ForceFeedbackPlan.plans(for: effect, layout: layout, gain: Double(gainValue) / 0xFFFF, capabilities: capabilities, updateRates: rates)
+        let plans = ForceFeedbackPlan.plans(for: effect, layout: layout, gain: Double(gain) / 0xFFFF, capabilities: capabilities, updateRates: rates)
         return try layout.actuators.compactMap { name in
             guard let plan = plans[name] else { return nil }
             return Voice(actuator: name, plan: plan, player: try engine.makeAdvancedPlayer(with: plan.pattern, on: name))
@@ -337,6 +345,7 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     /// leaves triggers to the device; hapticboard's device has the buttons, so it plays them.
     public func keyPressed(_ code: UInt16) {
         guard code != 0 else { return }
+        for slot in engine.locked({ slots.values.filter { $0.effect.triggerButton == code } }) { rescale(slot) }
         engine.locked {
             let now = engine.clock.now
             for slot in slots.values where slot.effect.triggerButton == code {
@@ -406,34 +415,46 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         }
     }
 
-    /// Rescales every effect; playing ones continue from where they are at the new strength.
-    /// Each is planned and compiled again outside the engine's lock, as `store` does, then swapped
-    /// in under it.
+    /// Rescales every effect. The playing ones are planned again at once and continue from where
+    /// they are at the new strength; the others are planned again when next played. Compiling
+    /// every stored effect at the gain held up the next play by as many compiles (a game may hold
+    /// 16 long effects), and compiling them while idle was no better: on the reading thread's
+    /// real-time priority that work kept the game's own thread off its CPU, play unwritten.
     private func setGain(_ gain: UInt16) {
         guard gain != gainValue else { return }
-        // The slots as they are now: `stop()` may empty them from another thread meanwhile.
-        let stored = engine.locked {
+        let playing = engine.locked {
             gainValue = gain
-            return Array(slots.values)
+            let now = engine.clock.now
+            return slots.values.filter { isPlaying($0, at: now) }
         }
-        for slot in stored {
-            let rescaled: [Voice]
-            do {
-                rescaled = try planned(slot.effect)
-            } catch {
-                logger.warning("rescaling effect \(slot.effect.id): \(error)")
-                continue
-            }
-            engine.locked {
-                let old = slot.voices
-                let now = engine.clock.now
-                let wasPlaying = isPlaying(slot, at: now)
-                slot.voices = rescaled
-                guard wasPlaying, let play = slot.play else { return }
-                let (offset, remaining) = position(of: slot, startedAt: play.start, count: play.count, at: now)
-                slot.play = (now - .seconds(offset), remaining)
-                start(slot, count: remaining, offset: offset, replacing: old)
-            }
+        for slot in playing { rescale(slot) }
+    }
+
+    /// Plans `slot` again at the gain in force if it was planned at another: compiled outside the
+    /// engine's lock, as `store` does, then swapped in under it, where a playing slot continues
+    /// from where it is. Callable from any thread: a plan is kept only if the slot is still
+    /// stored and the gain it was made at is still in force.
+    private func rescale(_ slot: Slot) {
+        let gain = engine.locked { slot.plannedGain == gainValue ? nil : gainValue }
+        guard let gain else { return }
+        let rescaled: [Voice]
+        do {
+            rescaled = try planned(slot.effect, gain: gain)
+        } catch {
+            logger.warning("rescaling effect \(slot.effect.id): \(error)")
+            return
+        }
+        engine.locked {
+            guard gain == gainValue, slot.plannedGain != gain, slots[Int(slot.effect.id)] === slot else { return }
+            let old = slot.voices
+            let now = engine.clock.now
+            let wasPlaying = isPlaying(slot, at: now)
+            slot.voices = rescaled
+            slot.plannedGain = gain
+            guard wasPlaying, let play = slot.play else { return }
+            let (offset, remaining) = position(of: slot, startedAt: play.start, count: play.count, at: now)
+            slot.play = (now - .seconds(offset), remaining)
+            start(slot, count: remaining, offset: offset, replacing: old)
         }
     }
 

@@ -35,6 +35,8 @@ struct ForceFeedbackLatency {
     static let missedUpdateGap = Duration.microseconds(1_500)
     /// Uploads made while `streamedWave` plays, 100 ms apart.
     static let uploadsDuringStream = 40
+    /// The device's slots filled with `newWave`s before `FF_GAIN` is set and a play follows.
+    static let storedAtGain = 14
     /// How long each play is left to end before the next.
     static let settle = Duration.milliseconds(40)
     /// How long one play may take to reach the bus before the run gives up on it.
@@ -65,6 +67,9 @@ struct ForceFeedbackLatency {
         var missedUpdates = 0
         /// Each of those uploads' `EVIOCSFF` → the provider's answer.
         var newWaveUpload = LatenessHistogram()
+        /// `FF_GAIN` written with every slot holding an effect (`storedAtGain` of them new waves),
+        /// then a play at once → that play's first bus write.
+        var gainToWrite = LatenessHistogram()
     }
 
     /// Every figure: through the device, then `player.start(atTime: now)` of the same pattern,
@@ -116,7 +121,24 @@ struct ForceFeedbackLatency {
             try clock.sleep(for: Self.settle)
         }
         try uploadWhileStreaming(client: client, bus: bus, into: &figures)
+        try playAfterGain(client: client, bus: bus, played: id, into: &figures)
         return figures
+    }
+
+    /// A game setting its gain with its effects stored, then playing one: the play waits for
+    /// whatever the gain makes the provider compile first.
+    private func playAfterGain(client: SimulatedForceFeedbackDevice.Client, bus: ZeroCostBus, played: Int16, into figures: inout Figures) throws {
+        let stored = try (0..<Self.storedAtGain).map { sample in try client.upload(Self.newWave(Self.uploadsDuringStream + sample, slot: -1)) }
+        for sample in 0..<samples {
+            bus.arm()
+            let requested = clock.now
+            try client.setGain(sample % 2 == 0 ? 0xC000 : 0xFFFF)
+            try client.play(effectID: played, count: 1)
+            if let wrote = bus.waitForWrite(patience: Self.patience) { figures.gainToWrite.record(wrote - requested) }
+            try client.play(effectID: played, count: 0)
+            try clock.sleep(for: Self.settle)
+        }
+        for id in stored { try client.erase(effectID: id) }
     }
 
     private func uploadWhileStreaming(client: SimulatedForceFeedbackDevice.Client, bus: ZeroCostBus, into figures: inout Figures) throws {

@@ -42,9 +42,11 @@ struct BenchCommand: ParsableCommand {
         of the same pattern. Goal: p99 ≤ 200 µs through the device. Then rumble updates as \
         SDL's Linux backend makes them (the slot's rumble uploaded again with new magnitudes and \
         a 65,535 ms length, then played): how long the game waits in EVIOCSFF, and until the \
-        play's first write. Last, the gaps between a playing effect's register writes (a 40 ms \
+        play's first write. Then the gaps between a playing effect's register writes (a 40 ms \
         triangle, a write at every 1 ms update) while a client uploads 10 s effects of new \
-        content beside it (each upload's wait in EVIOCSFF too): what compiling an upload holds up.
+        content beside it (each upload's wait in EVIOCSFF too): what compiling an upload holds up. \
+        Last, FF_GAIN set with every slot holding an effect and a play right after it: until \
+        that play's first write.
 
         --inputs measures only the input side: a press on a simulated GPIO line (a reader \
         thread blocked on it as on a line's event descriptor) until the first register write of \
@@ -155,7 +157,8 @@ struct BenchCommand: ParsableCommand {
                         ("SDL rumble update (65,535 ms): EVIOCSFF → answered", figures.updateUpload),
                         ("SDL rumble update: EVIOCSFF → first bus write of its play", figures.updateToWrite),
                         ("new 10 s wave: EVIOCSFF → answered", figures.newWaveUpload),
-                        ("1 kHz stream: gap between writes during those uploads (\(figures.missedUpdates) over 1.5 ms)", figures.streamGaps)].map { method, histogram in
+                        ("1 kHz stream: gap between writes during those uploads (\(figures.missedUpdates) over 1.5 ms)", figures.streamGaps),
+                        ("FF_GAIN, \(ForceFeedbackLatency.storedAtGain) new waves stored → first bus write of the next play", figures.gainToWrite)].map { method, histogram in
                 BenchReport.OverheadRow(method: method, samples: histogram.count, p50Microseconds: BenchReport.microseconds(histogram.percentile(50)),
                                         p99Microseconds: BenchReport.microseconds(histogram.percentile(99)), maxMicroseconds: BenchReport.microseconds(histogram.maximum))
             }

@@ -17,14 +17,16 @@ final class ForceFeedbackRig {
     let client: SimulatedForceFeedbackDevice.Client
 
     /// The built-in sim board (one LRA), or `Boards/<file>` from the repository; `keys` are the
-    /// device's buttons (a board's `inputs:` with `key:`).
-    init(boardFile: String? = nil, slots: Int = 16, keys: [UInt16] = []) throws {
+    /// device's buttons (a board's `inputs:` with `key:`); `alsoDeclared`, types the device
+    /// declares beyond what hapticboard plays, so the kernel passes them on to be refused.
+    init(boardFile: String? = nil, slots: Int = 16, keys: [UInt16] = [], alsoDeclared: [ForceFeedbackEffectType] = []) throws {
         let description = try boardFile.map { try Board(contentsOf: Self.repository.appendingPathComponent("Boards/\($0)")) } ?? Board.sim
         board = try description.open(on: hardware)
         engine = board.makeEngine()
         try engine.start()
         var setup = ForceFeedbackDeviceSetup(name: "hapticboard test", capabilities: .hapticboard(effectSlots: slots))
         setup.keys = keys
+        setup.capabilities.effectTypes.formUnion(alsoDeclared)
         device = try XCTUnwrap(try hardware.createForceFeedbackDevice(setup) as? SimulatedForceFeedbackDevice)
         provider = try ForceFeedbackProvider(device: device, engine: engine, layout: try XCTUnwrap(ForceFeedbackLayout(actuators: board.board.actuatorNames)))
         let provider = provider

@@ -294,7 +294,12 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     private func store(_ effect: ForceFeedbackEffect) -> Errno? {
         let refused: Errno? = engine.locked {
             counted.uploads += 1
-            guard let (errno, reason) = effect.refusal(slots: device.setup.capabilities.effectSlots, keys: device.setup.keys) else { return nil }
+            guard let (errno, reason) = effect.refusal(slots: device.setup.capabilities.effectSlots) else {
+                if effect.triggerButton != 0, !device.setup.keys.contains(effect.triggerButton) {
+                    logger.info("effect \(effect.id): trigger button \(effect.triggerButton) is not a key of this device; it plays by EV_FF only")
+                }
+                return nil
+            }
             counted.refusedUploads += 1
             refusal = "upload to slot \(effect.id): \(reason) (\(errno))"
             logger.info("\(refusal ?? "")")
@@ -343,8 +348,9 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     /// `trigger.button` it is plays once, as a game's play would start it, unless its
     /// `trigger.interval` has not passed since that button last started it. The kernel's ff-core
     /// leaves triggers to the device; hapticboard's device has the buttons, so it plays them.
+    /// A code that is not one of the device's keys starts nothing.
     public func keyPressed(_ code: UInt16) {
-        guard code != 0 else { return }
+        guard code != 0, device.setup.keys.contains(code) else { return }
         for slot in engine.locked({ slots.values.filter { $0.effect.triggerButton == code } }) { rescale(slot) }
         engine.locked {
             let now = engine.clock.now

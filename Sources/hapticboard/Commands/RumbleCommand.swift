@@ -65,7 +65,7 @@ struct RumbleCommand: ParsableCommand {
             scheduler.stopThread()
         }
         // Force feedback only: rumble reads none of the board's buttons, so an effect with a
-        // trigger button is refused (EINVAL) rather than accepted and never started.
+        // trigger button plays by EV_FF only (as on a kernel rumble device, which ignores it).
         // `buttons --uinput` and `serve --force-feedback` offer the gamepad with rumble.
         let device = try board.opened.hardware.createForceFeedbackDevice(board.board.forceFeedbackSetup.forceFeedbackOnly)
         let provider = try ForceFeedbackProvider(device: device, engine: engine, layout: board.board.forceFeedbackLayout)

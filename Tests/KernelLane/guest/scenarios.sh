@@ -1212,7 +1212,7 @@ scenario_force_feedback_device() {
     echo "lane: RTP_INPUT per phase (writes max first last high-then-low zeros-before-high):"; grep -v '^bus-latency' /tmp/ff.phases
 
     if [ $client_status -eq 0 ] && grep -q '^ff-client: 0 failed' /tmp/ffclient.out; then
-        pass "force feedback ($build): ff-client on $node: $(grep -c '^ff-client: ok' /tmp/ffclient.out) checks ok — capabilities, EINVAL for FF_SPRING, FF_CUSTOM and a trigger button, an envelope level of 0x8000 accepted, ENOSPC for effect 17, every type uploaded, replaced and erased"
+        pass "force feedback ($build): ff-client on $node: $(grep -c '^ff-client: ok' /tmp/ffclient.out) checks ok — capabilities, EINVAL for FF_SPRING and FF_CUSTOM, an envelope level of 0x8000 and a trigger button accepted, ENOSPC for effect 17, every type uploaded, replaced and erased"
     else
         fail "force feedback ($build): ff-client exited $client_status: $(grep FAILED /tmp/ffclient.out | head -n 3 | tr '\n' ' ') $(tail -n 1 /tmp/ffclient.out)"
     fi

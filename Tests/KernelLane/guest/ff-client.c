@@ -4,13 +4,14 @@
  * A force-feedback client of the input device named NAME (found among /dev/input/event*), as a
  * game or fftest would be: checks its capabilities, makes uploads the kernel or the device must
  * refuse (an undeclared type, FF_CUSTOM, one effect too many) and two it must take as the
- * kernel's drivers do (an envelope level above 0x7fff, a trigger button), then uploads and plays each
- * effect type, sets the gain, updates a constant force as ffcfstress does, replaces an effect
- * while it plays, erases one while it plays, plays a rumble again and again for the latency
- * figure, and exits with an endless effect playing (the kernel then erases it). Before each phase
- * it writes "ff-phase NAME" to MARKER_FILE (the kernel's trace_marker), and "ff-latency" right
- * before each timed play, so the kernel lane can read from the SMBus trace what reached the chip
- * in each phase. Prints one line per check; exits 0 when every ioctl answered as expected.
+ * kernel's drivers do (an envelope level above 0x7fff, a trigger button it lacks), then uploads
+ * and plays each effect type, sets the gain, updates a constant force as ffcfstress does,
+ * replaces an effect while it plays, erases one while it plays, plays a rumble again and again
+ * for the latency figure, and exits with an endless effect playing (the kernel then erases it).
+ * Before each phase it writes "ff-phase NAME" to MARKER_FILE (the kernel's trace_marker), and
+ * "ff-latency" right before each timed play, so the kernel lane can read from the SMBus trace what
+ * reached the chip in each phase. Prints one line per check; exits 0 when every ioctl answered
+ * as expected.
  */
 #include <dirent.h>
 #include <errno.h>

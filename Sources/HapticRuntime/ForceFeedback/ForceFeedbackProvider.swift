@@ -267,7 +267,9 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
             }
             try device.complete(erase, result: nil)
         case .play(let id, let count):
-            if count > 0, let slot = engine.locked({ slots[id] }) { rescale(slot) }
+            // A slot left at an old gain (`setGain`) is compiled at the one in force first; one
+            // look under the lock on the play's path when it is not.
+            if count > 0, let stale = engine.locked({ slots[id].flatMap { $0.plannedGain == gainValue ? nil : $0 } }) { rescale(stale) }
             engine.locked {
                 guard let slot = slots[id] else { return }
                 if count > 0 {

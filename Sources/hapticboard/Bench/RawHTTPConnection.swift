@@ -12,6 +12,8 @@ final class RawHTTPConnection {
     private var buffer: [UInt8] = []
     /// The head of the last answer read: status line and header lines.
     private(set) var lastHead = ""
+    /// The body of the last answer read.
+    private(set) var lastBody: [UInt8] = []
 
     /// With `receiveTimeout`, a read that waits longer throws instead of blocking for good.
     convenience init(socketPath: String, receiveTimeout: Duration? = nil) throws {
@@ -78,6 +80,7 @@ final class RawHTTPConnection {
                 let length = header.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
                 if buffer.count >= end + 4 + length {
+                    lastBody = Array(buffer[(end + 4)..<(end + 4 + length)])
                     buffer.removeFirst(end + 4 + length)
                     lastHead = header
                     return Int(header.split(separator: " ")[1]) ?? 0

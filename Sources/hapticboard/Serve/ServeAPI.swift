@@ -3,6 +3,7 @@ import Foundation
 import HapticRuntime
 import Hummingbird
 import HummingbirdWebSocket
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// The HTTP and WebSocket API of `hapticboard serve` over a `HapticService` (docs/service.md,
@@ -14,6 +15,8 @@ struct ServeAPI: Sendable {
     /// `GET /board`: what `boards show` prints, worked out once at start.
     let board: BoardShowReport
     let metrics: ServeMetrics
+    /// How many triggers `EventLoopTriggerHandler` answered.
+    let triggersAnsweredOnEventLoop = NIOLockedValueBox(0)
 
     /// Which router: the HTTP routes, or the one a WebSocket upgrade request is checked against.
     enum Requests {
@@ -64,8 +67,7 @@ struct ServeAPI: Sendable {
         for route in feedbackRoutes {
             router.post(RouterPath(route.path)) { request, context in
                 let style = try route.style.map { try context.parameters.require($0) }
-                let intensity = try PlayOptions.double(request.uri.queryParameters, "intensity") ?? 1
-                return try await play(request, context, content: try Self.feedback(kind: route.kind, style: style, intensity: intensity))
+                return try await play(request, context, content: try Self.feedback(kind: route.kind, style: style, query: request.uri.queryParameters))
             }
         }
         router.post("/events/:name") { request, context in
@@ -126,18 +128,32 @@ struct ServeAPI: Sendable {
         let client = await clients.client(on: context.channel)
         let playRequest = ServicePlayRequest(content: content, actuators: options.actuators, priority: options.priority, outlivesClient: options.outlive, profile: options.profile)
         guard options.wait else {
-            let started = try service.play(playRequest, from: client)
-            metrics.triggered(started.player != nil)
-            let response = PlayResponse(started)
-            let status: HTTPResponse.Status = started.player == nil ? .ok : .created
-            guard let text = TriggerAnswerJSON.text(of: response) else { return try Self.json(response, status: status) }
-            return Self.json(text: text, status: status)
+            let answer = try trigger(playRequest, from: client)
+            return Self.json(text: answer.text, status: answer.status)
         }
         let waiter = PlayWaiter(service: service)
         let started = try waiter.play(playRequest, from: client)
         metrics.triggered(started.player != nil)
         let report = await waiter.report(of: started, board: board.board)
         return try Self.json(PlayResponse(started, ended: report?.ended, report: report?.playback), status: .ok)
+    }
+
+    /// A play without `wait`: started, counted, and its answer — 201 with the player, or 200
+    /// without one (a silent profile). The routes and `EventLoopTriggerHandler` answer with it.
+    func trigger(_ request: ServicePlayRequest, from client: ServiceClient) throws -> (status: HTTPResponse.Status, text: String) {
+        let started = try service.play(request, from: client)
+        metrics.triggered(started.player != nil)
+        let response = PlayResponse(started)
+        let status: HTTPResponse.Status = started.player == nil ? .ok : .created
+        // JSONEncoder only for what the direct writer leaves to it, which it may refuse (an
+        // infinite duration): that is the route's error, as before.
+        return (status, try TriggerAnswerJSON.text(of: response) ?? String(decoding: Self.jsonData(response), as: UTF8.self))
+    }
+
+    /// A feedback route's content: its `intensity` from the query (1 without one), then the kind
+    /// and style.
+    static func feedback(kind: String, style: String?, query: Parameters) throws(ServeError) -> ServiceContent {
+        try feedback(kind: kind, style: style, intensity: PlayOptions.double(query, "intensity") ?? 1)
     }
 
     /// UIKit's feedback vocabulary by name: `impact[/style]`, `notification/type`, `selection`.

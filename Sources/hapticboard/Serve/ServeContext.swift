@@ -52,6 +52,11 @@ final class ServeClients: @unchecked Sendable {
         self.logger = logger
     }
 
+    /// The client `channel` is, if it has made a request before.
+    func known(on channel: any Channel) -> ServiceClient? {
+        lock.withLock { clients[ObjectIdentifier(channel)] }
+    }
+
     /// The client `channel` is, made on its first request.
     func client(on channel: any Channel) async -> ServiceClient {
         let key = ObjectIdentifier(channel)

@@ -32,6 +32,15 @@ struct ServeError: HTTPResponseError {
         Body(error: .init(code: error.code.rawValue, message: error.message, line: error.line, column: error.column, pointer: error.pointer))
     }
 
+    /// The refusal for an error of the service or of the API's own reading; nil for any other.
+    init?(known error: any Error) {
+        switch error {
+        case let error as ServeError: self = error
+        case let error as ServiceError: self.init(error)
+        default: return nil
+        }
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = try ServeAPI.json(body, status: status)
         if error.code == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }

@@ -7,27 +7,37 @@ import NIOHTTP1
 import ServiceLifecycle
 
 extension ServeAPI {
+    /// The `Server` header of every answer.
+    static let serverName = "hapticboard"
+
     /// One listener of the API as `serve` runs it, on `address`: the HTTP routes, WebSocket
-    /// upgrades checked against their own router, with `token` required when given. The
-    /// benchmark builds its listeners here too, so it measures what `serve` runs.
+    /// upgrades checked against their own router, with `token` required when given. Without a
+    /// token or origins, triggers on a kept-alive connection are answered on the event loop
+    /// (`EventLoopTriggerHandler`) unless `answersTriggersOnEventLoop` is false. The benchmark builds its listeners here too, so it measures
+    /// what `serve` runs.
     func listener(
-        at address: BindAddress, token: String? = nil, allowedOrigins: Set<String> = [],
+        at address: BindAddress, token: String? = nil, allowedOrigins: Set<String> = [], answersTriggersOnEventLoop: Bool = true,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }, logger: Logger
     ) -> some Service {
         Application(
             router: router(token: token, allowedOrigins: allowedOrigins),
-            server: .serve(webSocketRouter: router(token: token, allowedOrigins: allowedOrigins, for: .webSocketUpgrade)),
-            configuration: .init(address: address, serverName: "hapticboard"),
+            server: .serve(
+                webSocketRouter: router(token: token, allowedOrigins: allowedOrigins, for: .webSocketUpgrade),
+                triggersOnEventLoop: answersTriggersOnEventLoop && token == nil && allowedOrigins.isEmpty ? self : nil, logger: logger
+            ),
+            configuration: .init(address: address, serverName: Self.serverName),
             onServerRunning: onServerRunning,
             logger: logger
         )
     }
 }
 
-/// Hummingbird's HTTP/1.1 and WebSocket channel with `WebSocketHandshakeCheck` and
-/// `HTTP10ConnectionHandler` after its decoder.
+/// Hummingbird's HTTP/1.1 and WebSocket channel with `WebSocketHandshakeCheck`,
+/// `HTTP10ConnectionHandler` and, given an API, `EventLoopTriggerHandler` after its decoder.
 struct HTTP1WebSocketServeChannel: ServerChildChannel {
     let base: HTTP1WebSocketUpgradeChannel
+    let triggersOnEventLoop: ServeAPI?
+    let logger: Logger
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
@@ -35,6 +45,8 @@ struct HTTP1WebSocketServeChannel: ServerChildChannel {
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(HTTP10ConnectionHandler(), position: .after(decoder))
             try pipeline.addHandler(WebSocketHandshakeCheck(), position: .after(decoder))
+            // First after the decoder: what it answers, nothing after it sees.
+            if let api = triggersOnEventLoop { try pipeline.addHandler(EventLoopTriggerHandler(api: api, logger: logger), position: .after(decoder)) }
             return value
         }
     }
@@ -52,12 +64,16 @@ struct HTTP1WebSocketServeChannel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// The listeners' server: HTTP/1.1 with WebSocket upgrades on `webSocketRouter`'s routes,
-    /// `Expect: 100-continue` answered and HTTP/1.0's connection rules kept.
-    static func serve<WebSocketRouter: HTTPResponderBuilder>(webSocketRouter: WebSocketRouter) -> HTTPServerBuilder
+    /// `Expect: 100-continue` answered, HTTP/1.0's connection rules kept and, given an API, its
+    /// triggers answered on the event loop.
+    static func serve<WebSocketRouter: HTTPResponderBuilder>(webSocketRouter: WebSocketRouter, triggersOnEventLoop: ServeAPI?, logger: Logger) -> HTTPServerBuilder
     where WebSocketRouter.Responder.Context: WebSocketRequestContext {
         let webSocketResponder = webSocketRouter.buildResponder()
         return .init { responder in
-            HTTP1WebSocketServeChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .serve))
+            HTTP1WebSocketServeChannel(
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .serve),
+                triggersOnEventLoop: triggersOnEventLoop, logger: logger
+            )
         }
     }
 }

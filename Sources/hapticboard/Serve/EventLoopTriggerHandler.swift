@@ -1,0 +1,180 @@
+import Foundation
+import HapticRuntime
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Answers a kept-alive connection's triggers — `POST /feedback/…`, `/play/effect/{id}`,
+/// `/play/library/{name}` and `/events/{name}` without `wait` or a body — on the event loop that decoded them, as the routes
+/// would answer them, without handing them to Hummingbird's task, router and middleware.
+///
+/// A trigger is what a kiosk or a game sends by the thousand and waits on; `hapticboard bench
+/// --service` timed the stages of one on the Unix socket (docs/service.md): the client's write to
+/// the event loop's read about 77 µs at p50, the read to a decoded head 63 µs, and from there to
+/// the first register write some 160 µs through Hummingbird, of which the service's own play is
+/// about 55. This handler sits right after NIO's HTTP decoder and takes a request only where the
+/// answer is certain to be the routes' one, byte for byte but the `Date` (`ServeTests` compare):
+///
+/// - the listener needs no token and serves no browser origins (the Unix socket);
+/// - the connection's client is known (its first request went through the routes, which record
+///   its peer's credentials), no request it passed on is still unanswered (answers stay in
+///   order), and the request is HTTP/1.1 without `Expect`, `Upgrade`, `Transfer-Encoding`, a
+///   `Connection` other than `keep-alive` or a non-zero `Content-Length`;
+/// - its path is one of those routes exactly, its parameters plain (unreserved characters, an
+///   effect id that is a number), and its query does not ask to `wait`.
+///
+/// Anything else — and a request that brings a body after all — goes on to Hummingbird as it came.
+final class EventLoopTriggerHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let api: ServeAPI
+    private let logger: Logger
+    /// Requests passed on whose answers have not been written to the end yet.
+    private var unanswered = 0
+    /// A head kept back until its end shows it has no body, what it plays and for whom.
+    private var held: (head: HTTPRequestHead, trigger: TriggerRequest, client: ServiceClient)?
+    private var isFirstRequest = true
+
+    init(api: ServeAPI, logger: Logger) {
+        self.api = api
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            defer { isFirstRequest = false }
+            if isFirstRequest, head.headers.contains(name: "upgrade") {
+                // Only a first request may switch protocols; after a switch nothing HTTP comes.
+                pass(context: context, data)
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+                return
+            }
+            if unanswered == 0, let trigger = TriggerRequest(head), let client = api.clients.known(on: context.channel) {
+                held = (head, trigger, client)
+                return
+            }
+            pass(context: context, data)
+        case .body:
+            if let kept = held {
+                // A body the head did not announce: the routes decide what it means.
+                held = nil
+                pass(context: context, wrapInboundOut(.head(kept.head)))
+            }
+            context.fireChannelRead(data)
+        case .end:
+            guard let kept = held else {
+                context.fireChannelRead(data)
+                return
+            }
+            held = nil
+            answer(kept.trigger, for: kept.client, context: context)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { unanswered -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    private func pass(context: ChannelHandlerContext, _ data: NIOAny) {
+        unanswered += 1
+        context.fireChannelRead(data)
+    }
+
+    private func answer(_ trigger: TriggerRequest, for client: ServiceClient, context: ChannelHandlerContext) {
+        var status: HTTPResponse.Status
+        var text: String
+        do {
+            (status, text) = try api.trigger(try trigger.playRequest(), from: client)
+        } catch {
+            let refusal = ServeError(known: error) ?? {
+                logger.error("POST \(trigger.path): \(error)")
+                return ServeError(ServiceError(.engineUnavailable, "\(error)"))
+            }()
+            status = refusal.status
+            text = String(decoding: (try? ServeAPI.jsonData(refusal.body)) ?? Data(), as: UTF8.self)
+        }
+        api.triggersAnsweredOnEventLoop.withLockedValue { $0 += 1 }
+        let body = context.channel.allocator.buffer(string: text)
+        // The headers Hummingbird writes for the routes' JSON, in its order.
+        let headers = HTTPHeaders([
+            ("Content-Type", "application/json"), ("Content-Length", "\(body.readableBytes)"),
+            ("Date", HTTPDate.now), ("Server", ServeAPI.serverName),
+        ])
+        let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: status.code, reasonPhrase: status.reasonPhrase), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}
+
+/// A request `EventLoopTriggerHandler` may answer: one of the trigger routes, read as the router
+/// reads it.
+struct TriggerRequest {
+    let path: String
+    private let route: Route
+    private let query: Parameters
+
+    private enum Route {
+        case feedback(kind: String, style: String?)
+        case effect(Int)
+        case event(String)
+        case library(String)
+    }
+
+    /// Nil for a request the routes must see (see `EventLoopTriggerHandler`).
+    init?(_ head: HTTPRequestHead) {
+        guard head.method == .POST, head.version == .http1_1 else { return nil }
+        for name in ["expect", "upgrade", "transfer-encoding"] where head.headers.contains(name: name) { return nil }
+        // HTTP/1.1 keeps the connection anyway; many libraries say so (Python's requests).
+        let connection = head.headers["connection"].flatMap { $0.split(separator: ",") }
+        guard connection.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).lowercased() == "keep-alive" }) else { return nil }
+        guard head.headers["content-length"].allSatisfy({ $0 == "0" }) else { return nil }
+        let uri = URI(head.uri)
+        let segments = uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard uri.path.hasPrefix("/"), segments.allSatisfy({ !$0.isEmpty && $0.allSatisfy(Self.isUnreserved) }) else { return nil }
+        switch Array(segments) {
+        case ["feedback", "selection"]: route = .feedback(kind: "selection", style: nil)
+        case ["feedback", "impact"]: route = .feedback(kind: "impact", style: nil)
+        case let parts where parts.count == 3 && parts[0] == "feedback" && (parts[1] == "impact" || parts[1] == "notification"):
+            route = .feedback(kind: String(parts[1]), style: String(parts[2]))
+        case let parts where parts.count == 3 && parts[0] == "play" && parts[1] == "effect":
+            guard let id = Int(parts[2]) else { return nil }
+            route = .effect(id)
+        case let parts where parts.count == 3 && parts[0] == "play" && parts[1] == "library":
+            route = .library(String(parts[2]))
+        case let parts where parts.count == 2 && parts[0] == "events":
+            route = .event(String(parts[1]))
+        default:
+            return nil
+        }
+        query = uri.queryParameters
+        guard query.get("wait") != "true" else { return nil }
+        path = uri.path
+    }
+
+    /// What the route would ask the service to play, checked in the route's order: its content
+    /// (a feedback's intensity and style first), then the play options.
+    func playRequest() throws(ServeError) -> ServicePlayRequest {
+        let content: ServiceContent
+        switch route {
+        case .feedback(let kind, let style): content = try ServeAPI.feedback(kind: kind, style: style, query: query)
+        case .effect(let id): content = .effect(id)
+        case .event(let name): content = .event(name)
+        case .library(let name): content = .library(name)
+        }
+        let options = try PlayOptions(query)
+        return ServicePlayRequest(content: content, actuators: options.actuators, priority: options.priority, outlivesClient: options.outlive, profile: options.profile)
+    }
+
+    /// RFC 3986's unreserved characters: a path segment made of them reads the same decoded.
+    private static func isUnreserved(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || "-._~".contains(character))
+    }
+}

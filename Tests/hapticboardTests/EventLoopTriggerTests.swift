@@ -1,0 +1,175 @@
+import Foundation
+import HapticRuntime
+import HardwareMocks
+import Logging
+import ServiceLifecycle
+import XCTest
+@testable import hapticboard
+
+/// `EventLoopTriggerHandler` answers what the routes answer: every request is sent on a kept-alive
+/// connection to a listener that answers triggers on the event loop and to one that leaves them to
+/// Hummingbird, and the two answers must be the same but for the `Date` and the ids.
+final class EventLoopTriggerTests: XCTestCase {
+    private struct Listeners {
+        let api: ServeAPI
+        let service: HapticService
+        let fast: String
+        let routed: String
+    }
+
+    private func withListeners(_ body: (Listeners) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hb-trigger-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "loud sharp\n".write(to: folder.appendingPathComponent("tap.hnl"), atomically: true, encoding: .utf8)
+        let hardware = SimulatedBoardHardware()
+        let board = try Board.sim.open(on: hardware)
+        let service = HapticService(board: board, scheduler: DeadlineScheduler(clock: hardware.virtualClock), library: ContentLibrary(folder: folder))
+        try service.start(timing: nil)
+        defer { service.shutDown() }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let api = ServeAPI(
+            service: service, clients: ServeClients(service: service, overrideUIDs: [], tokenHoldersMayOverride: false, logger: logger),
+            board: try BoardShowReport(board: board, calibrations: .init()), metrics: ServeMetrics(service: service)
+        )
+        let listeners = Listeners(api: api, service: service, fast: folder.appendingPathComponent("fast.sock").path, routed: folder.appendingPathComponent("routed.sock").path)
+        let group = ServiceGroup(configuration: .init(services: [
+            api.listener(at: .unixDomainSocket(path: listeners.fast), logger: logger),
+            api.listener(at: .unixDomainSocket(path: listeners.routed), answersTriggersOnEventLoop: false, logger: logger),
+        ].map { .init(service: $0) }, logger: logger))
+        let serving = Task { try await group.run() }
+        defer {
+            serving.cancel()
+            _ = try? ServiceConnection.blocking { await group.triggerGracefulShutdown() }
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while !(ServiceConnection.isServing(at: listeners.fast) && ServiceConnection.isServing(at: listeners.routed)) {
+            guard Date() < deadline else { return XCTFail("the listeners did not start") }
+            usleep(10_000)
+        }
+        try body(listeners)
+    }
+
+    /// A connection that has played once (through the routes, which learn who its client is).
+    private func keptConnection(_ socket: String, service: HapticService) throws -> RawHTTPConnection {
+        let connection = try RawHTTPConnection(socketPath: socket, receiveTimeout: .seconds(30))
+        XCTAssertEqual(try connection.post("/feedback/selection"), 201)
+        service.stopAll()
+        return connection
+    }
+
+    /// The answer as compared: the status line and headers but the values of `Date` and
+    /// `Content-Length`, and the body with every player and client id as `N`.
+    private func answer(to request: String, on connection: RawHTTPConnection) throws -> String {
+        try connection.send(raw: request)
+        // Past an interim `100 Continue` to the final answer.
+        while try connection.readResponse() == 100 {}
+        // The length follows the ids' digits; that it is the body's is what reading the answer checked.
+        let head = connection.lastHead.split(separator: "\r\n").map { line in
+            line.lowercased().hasPrefix("date:") ? "Date: (now)" : line.lowercased().hasPrefix("content-length:") ? "Content-Length: (n)" : String(line)
+        }
+        let body = String(decoding: connection.lastBody, as: UTF8.self)
+            .replacingOccurrences(of: #""(id|client)":[0-9]+"#, with: #""$1":N"#, options: .regularExpression)
+            .replacingOccurrences(of: #"player [0-9]+"#, with: "player N", options: .regularExpression)
+        return (head + [body]).joined(separator: "\n")
+    }
+
+    func testTriggersAreAnsweredOnTheEventLoopAsTheRoutesAnswerThem() throws {
+        let taken = [
+            "/feedback/impact/rigid", "/feedback/impact", "/feedback/selection", "/feedback/notification/error?intensity=0.5",
+            "/feedback/notification/warning?priority=2&actuator=main", "/play/effect/47?outlive=true&priority=3", "/play/library/tap",
+            // Refusals: each the routes' own.
+            "/feedback/impact/bogus", "/feedback/impact?bad=1", "/feedback/impact?intensity=loud", "/feedback/impact?profile=loud",
+            "/feedback/impact?actuator=nowhere", "/feedback/impact?priority=99", "/play/effect/9999", "/play/library/missing",
+            "/events/button-pressed", "/feedback/selection?wait=yes",
+        ]
+        let passedOn = [
+            "POST /feedback/impact/rigid HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello",
+            "POST /Feedback/impact HTTP/1.1\r\nHost: h\r\n\r\n",
+            "POST /feedback/impact/ HTTP/1.1\r\nHost: h\r\n\r\n",
+            "POST /feedback/impact/r%69gid HTTP/1.1\r\nHost: h\r\n\r\n",
+            "POST /play/effect/4x HTTP/1.1\r\nHost: h\r\n\r\n",
+            "GET /feedback/impact HTTP/1.1\r\nHost: h\r\n\r\n",
+            "POST /feedback/impact HTTP/1.0\r\nHost: h\r\nConnection: keep-alive\r\n\r\n",
+            "POST /feedback/impact HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n\r\n",
+            "POST /feedback/impact HTTP/1.1\r\nHost: h\r\nConnection: keep-alive, x-other\r\n\r\n",
+        ]
+        try withListeners { listeners in
+            let fast = try keptConnection(listeners.fast, service: listeners.service)
+            let routed = try keptConnection(listeners.routed, service: listeners.service)
+            let keepAlive = "POST /feedback/impact HTTP/1.1\r\nHost: h\r\nConnection: Keep-Alive\r\n\r\n"
+            for request in taken.map({ "POST \($0) HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n" }) + [keepAlive] {
+                let path = String(request.prefix { $0 != "\r" })
+                let before = listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }
+                let viaRoutes = try answer(to: request, on: routed)
+                listeners.service.stopAll()
+                XCTAssertEqual(try answer(to: request, on: fast), viaRoutes, path)
+                listeners.service.stopAll()
+                XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, before + 1, "\(path) was not answered on the event loop")
+            }
+            let answered = listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }
+            for request in passedOn {
+                let viaRoutes = try answer(to: request, on: routed)
+                listeners.service.stopAll()
+                XCTAssertEqual(try answer(to: request, on: fast), viaRoutes, request)
+                listeners.service.stopAll()
+            }
+            // A play that waits for its end: the routes', answered once the test stops it (the
+            // virtual clock does not move on its own).
+            try fast.send(raw: "POST /feedback/impact/rigid?wait=true HTTP/1.1\r\nHost: h\r\n\r\n")
+            let deadline = Date().addingTimeInterval(30)
+            while listeners.service.players.isEmpty, Date() < deadline { usleep(1_000) }
+            listeners.service.stopAll()
+            XCTAssertEqual(try fast.readResponse(), 200)
+            XCTAssertTrue(String(decoding: fast.lastBody, as: UTF8.self).contains(#""ended":"stopped""#), String(decoding: fast.lastBody, as: UTF8.self))
+            XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, answered, "a request the routes must see was answered on the event loop")
+        }
+    }
+
+    /// A connection's first request goes to the routes (they learn who the client is); a trigger
+    /// sent behind a request still being answered waits its turn, so answers come in order; what
+    /// the connection started stops when it closes.
+    func testTheFirstRequestAndOneBehindAnUnansweredOneGoToTheRoutesInOrder() throws {
+        try withListeners { listeners in
+            try playInOrder(listeners)
+            // Feedback it started ends with the connection, as the routes' does.
+            let deadline = Date().addingTimeInterval(30)
+            while !listeners.service.players.isEmpty, Date() < deadline { usleep(1_000) }
+            XCTAssertEqual(listeners.service.players.count, 0, "the closed connection's feedback still plays")
+        }
+    }
+
+    private func playInOrder(_ listeners: Listeners) throws {
+        do {
+            let connection = try RawHTTPConnection(socketPath: listeners.fast, receiveTimeout: .seconds(30))
+            XCTAssertEqual(try connection.post("/feedback/impact"), 201)
+            XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, 0)
+            try connection.send(raw: "GET /players HTTP/1.1\r\nHost: h\r\n\r\nPOST /feedback/selection HTTP/1.1\r\nHost: h\r\n\r\n")
+            XCTAssertEqual(try connection.readResponse(), 200)
+            XCTAssertTrue(String(decoding: connection.lastBody, as: UTF8.self).hasPrefix("["), "the players' list first")
+            XCTAssertEqual(try connection.readResponse(), 201)
+            XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, 0)
+            XCTAssertEqual(try connection.post("/feedback/selection"), 201)
+            XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, 1)
+            XCTAssertEqual(listeners.service.players.count, 3)
+        }
+    }
+
+    /// A WebSocket upgrade on the listener that answers triggers on the event loop is the
+    /// routes' as before: the handler leaves the connection at its first request.
+    func testAWebSocketUpgradeStillWorks() throws {
+        try withListeners { listeners in
+            let connection = try RawHTTPConnection(socketPath: listeners.fast, receiveTimeout: .seconds(30))
+            try connection.upgradeToWebSocket("/ws")
+            try connection.send(webSocketText: #"{"op": "play", "feedback": "impact", "style": "rigid", "id": 7}"#)
+            let reply = try connection.readWebSocketFrame()
+            XCTAssertTrue(reply.contains(#""op":"started""#), reply)
+        }
+    }
+
+    func testHTTPDatesAreIMFFixdates() {
+        XCTAssertEqual(HTTPDate.text(of: 0), "Thu, 01 Jan 1970 00:00:00 GMT")
+        XCTAssertEqual(HTTPDate.text(of: 1_796_094_407), "Tue, 01 Dec 2026 03:06:47 GMT")
+    }
+}

@@ -92,6 +92,9 @@ lane_setup() {
     mount -t tracefs none $TRACING
     # What the guest's timers can do: the latency figures below are only as fine as these.
     echo "lane: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), $(grep -m 1 -o 'hres_active *: *[01]' /proc/timer_list 2> /dev/null || echo 'hres_active unknown'), $(grep -m 1 -o 'event_handler: *[a-z_]*' /proc/timer_list 2> /dev/null)"
+    # And what the kernel does at each entry and exit for the emulated CPU (page-table isolation
+    # changes the page tables at every syscall, which QEMU's TCG answers by dropping its TLB).
+    echo "lane: $(cd /sys/devices/system/cpu/vulnerabilities 2> /dev/null && for v in meltdown spectre_v2 mds retbleed; do echo -n "$v: $(cat $v 2> /dev/null); "; done)"
 
     local config=/sys/kernel/config/gpio-sim/lane
     mkdir $config $config/bank0 $config/bank0/line0 $config/bank0/line1 $config/bank0/line2

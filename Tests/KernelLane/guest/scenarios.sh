@@ -535,10 +535,10 @@ scenario_play_interrupted() {
 
 # hapticboard serve on the i2c-stub board, triggered with curl over its Unix socket: start-up leaves
 # the chip in standby; a ROM effect requested with wait=true writes its sequence and GO and ends
-# "finished"; a long continuous pattern (outlive=true) drives RTP_INPUT; SIGTERM mid-pattern stops
+# "finished"; two triggers on one kept-alive connection are both created; a long continuous pattern (outlive=true) drives RTP_INPUT; SIGTERM mid-pattern stops
 # it (last RTP_INPUT write 0x00, last MODE write 0x40, read back with i2cget) and exits 0.
 scenario_service() {
-    local build=$1 binary socket=/tmp/hb.sock tries=0 status started effect seq1 go rtp mode rtp_read mode_read
+    local build=$1 binary socket=/tmp/hb.sock tries=0 status started effect seq1 go kept kept_created rtp mode rtp_read mode_read
     binary=$(hapticboard_of $build)
     rm -f $socket
     traced_start /tmp/serve.out /tmp/serve.err $binary serve $PLAY_TIMING --board $BOARD --socket $socket
@@ -552,6 +552,10 @@ scenario_service() {
     cat $TRACING/trace > /tmp/serve.trace
     seq1=$(trace_events /tmp/serve.trace | awk '$1 == "w" && $2 == "4" && $3 == "2f" { n++ } END { print n + 0 }')
     go=$(trace_events /tmp/serve.trace | awk '$1 == "w" && $2 == "c" && $3 == "01" { n++ } END { print n + 0 }')
+    # Two triggers on one kept-alive connection: the second is answered on the event loop
+    # (EventLoopTriggerHandler), the first by the routes.
+    kept=$(curl -s --max-time 10 -w ' %{http_code}\n' --unix-socket $socket -X POST 'http://localhost/play/effect/47?outlive=true' 'http://localhost/play/effect/47?outlive=true')
+    kept_created=$(echo "$kept" | grep -c '^{"player":{.* 201$')
     curl -s --max-time 10 --unix-socket $socket -X POST --data-binary "$(printf 'continuous 20s:\n  intensity: loud\n')" 'http://localhost/play/notation?outlive=true' > /tmp/serve.long
     tries=0
     until cat $TRACING/trace | grep -q 'smbus_write: .* a=05a .* c=2 .*\[[1-7][0-9a-f]\]'; do
@@ -567,10 +571,10 @@ scenario_service() {
     mode=$(last_write 1)
     rtp_read=$(i2cget -y 0 0x5a 0x02); mode_read=$(i2cget -y 0 0x5a 0x01)
     if [ "$started" = '"powerState":"standby"' ] && echo "$effect" | grep -q '"ended":"finished"' && [ "$seq1" -ge 1 ] && [ "$go" -ge 1 ] \
-        && [ "$rtp" -ge 2 ] && [ $status -eq 0 ] && [ "$(last_write 2)" = 00 ] && [ "$mode" = 40 ] && [ $((mode_read & 0x40)) -ne 0 ] && [ $((rtp_read)) -eq 0 ]; then
-        pass "serve ($build): started in standby; curl POST /play/effect/47?wait=true -> finished (WAV_FRM_SEQ1 <- 0x2f, GO <- 1); a continuous pattern drove RTP_INPUT ($rtp writes); SIGTERM -> exit 0, last RTP_INPUT write 0x00, last MODE write 0x40, i2cget MODE $mode_read RTP_INPUT $rtp_read"
+        && [ "$kept_created" -eq 2 ] && [ "$rtp" -ge 2 ] && [ $status -eq 0 ] && [ "$(last_write 2)" = 00 ] && [ "$mode" = 40 ] && [ $((mode_read & 0x40)) -ne 0 ] && [ $((rtp_read)) -eq 0 ]; then
+        pass "serve ($build): started in standby; curl POST /play/effect/47?wait=true -> finished (WAV_FRM_SEQ1 <- 0x2f, GO <- 1); two triggers on one kept-alive connection -> 201 and 201; a continuous pattern drove RTP_INPUT ($rtp writes); SIGTERM -> exit 0, last RTP_INPUT write 0x00, last MODE write 0x40, i2cget MODE $mode_read RTP_INPUT $rtp_read"
     else
-        fail "serve ($build): expected start in standby, the effect finished with its SEQ1 and GO writes, RTP writes, then on SIGTERM exit 0 with RTP_INPUT 0 and MODE standby; got start $started, effect answer $(echo "$effect" | cut -c 1-160), SEQ1 writes $seq1, GO writes $go, RTP writes $rtp, exit $status, last RTP $(last_write 2), last MODE $mode, i2cget MODE $mode_read RTP $rtp_read: $(first_line /tmp/serve.err)"
+        fail "serve ($build): expected start in standby, the effect finished with its SEQ1 and GO writes, two kept-alive triggers created (got: $(echo "$kept" | tr '\n' ' ' | cut -c 1-300)), RTP writes, then on SIGTERM exit 0 with RTP_INPUT 0 and MODE standby; got start $started, effect answer $(echo "$effect" | cut -c 1-160), SEQ1 writes $seq1, GO writes $go, RTP writes $rtp, exit $status, last RTP $(last_write 2), last MODE $mode, i2cget MODE $mode_read RTP $rtp_read: $(first_line /tmp/serve.err)"
         echo "serve ($build): the trace up to the effect's answer:"; trace_events /tmp/serve.trace | head -n 60 | tr '\n' ';'; echo
     fi
 }

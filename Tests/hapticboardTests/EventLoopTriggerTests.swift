@@ -156,56 +156,15 @@ final class EventLoopTriggerTests: XCTestCase {
         }
     }
 
-    /// `WebSocketTriggerHandler` answers a `play` message as the session does, and passes on the
-    /// messages the session must answer; the HTTP handler leaves the connection at its upgrade.
-    func testWebSocketPlaysAreAnsweredOnTheEventLoopAsTheSessionAnswersThem() throws {
-        let taken = [
-            #"{"op": "play", "feedback": "impact", "style": "rigid", "id": 7}"#, #"{"op": "play", "feedback": "selection", "id": "a"}"#,
-            #"{"op": "play", "feedback": "notification", "type": "error", "intensity": 0.5}"#,
-            #"{"op": "play", "effect": 47, "priority": 3, "outlive": true}"#, #"{"op": "play", "library": "tap", "actuators": ["main"]}"#,
-            #"{"op": "play", "notation": "loud sharp"}"#,
-            // Refusals: each the session's own.
-            #"{"op": "play", "feedback": "impact", "style": "bogus", "id": 2}"#, #"{"op": "play", "effect": "x"}"#, #"{"op": "play"}"#,
-            #"{"op": "play", "effect": 1, "library": "tap"}"#, #"{"op": "play", "feedback": "impact", "bad": 1}"#,
-            #"{"op": "play", "feedback": "impact", "profile": "loud"}"#, #"{"op": "play", "feedback": "impact", "actuators": ["nowhere"]}"#,
-            #"{"op": "play", "notation": "loud sharp\n. 31s"}"#,
-        ]
-        // Not JSON to the reader (an id of 1e400 among them), or not a play.
-        let passedOn = [
-            #"{"op": "stop-all", "id": 3}"#, #"{"op": "stop", "player": 123456}"#, "hello", #"{"op": "nope"}"#, "[1]", #"{"op": "Play"}"#,
-            #"{"op": "play", "feedback": "impact", "id": 1e400}"#,
-        ]
+    /// A WebSocket upgrade on the listener that answers triggers on the event loop is the
+    /// routes' as before: the handler leaves the connection at its first request.
+    func testAWebSocketUpgradeStillWorks() throws {
         try withListeners { listeners in
-            let fast = try RawHTTPConnection(socketPath: listeners.fast, receiveTimeout: .seconds(30))
-            let routed = try RawHTTPConnection(socketPath: listeners.routed, receiveTimeout: .seconds(30))
-            try fast.upgradeToWebSocket("/ws")
-            try routed.upgradeToWebSocket("/ws")
-            func reply(to message: String, on connection: RawHTTPConnection) throws -> String {
-                try connection.send(webSocketText: message)
-                let text = try connection.readWebSocketFrame()
-                listeners.service.stopAll()
-                return text.replacingOccurrences(of: #""(id|client)":[0-9]+"#, with: #""$1":N"#, options: .regularExpression)
-            }
-            for message in taken {
-                let before = listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }
-                XCTAssertEqual(try reply(to: message, on: fast), try reply(to: message, on: routed), message)
-                XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, before + 1, "\(message) was not answered on the event loop")
-            }
-            let answered = listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }
-            for message in passedOn {
-                XCTAssertEqual(try reply(to: message, on: fast), try reply(to: message, on: routed), message)
-            }
-            // A play behind a message the session has not answered yet waits its turn.
-            try fast.send(webSocketTexts: [#"{"op": "stop-all", "id": 1}"#, #"{"op": "play", "feedback": "selection", "id": 2}"#])
-            XCTAssertEqual(try fast.readWebSocketFrame(), #"{"id":1,"op":"stopped"}"#)
-            XCTAssertTrue(try fast.readWebSocketFrame().hasPrefix(#"{"id":2,"op":"started""#))
-            XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, answered, "a message the session must see was answered on the event loop")
-            // Once subscribed, events go out beside the answers: the session answers everything.
-            try fast.send(webSocketText: #"{"op": "subscribe", "id": 4}"#)
-            while try !fast.readWebSocketFrame().contains(#""op":"subscribed""#) {}
-            try fast.send(webSocketText: #"{"op": "play", "feedback": "selection", "id": 5}"#)
-            while try !fast.readWebSocketFrame().contains(#""op":"started""#) {}
-            XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, answered, "a play after subscribe was answered on the event loop")
+            let connection = try RawHTTPConnection(socketPath: listeners.fast, receiveTimeout: .seconds(30))
+            try connection.upgradeToWebSocket("/ws")
+            try connection.send(webSocketText: #"{"op": "play", "feedback": "impact", "style": "rigid", "id": 7}"#)
+            let reply = try connection.readWebSocketFrame()
+            XCTAssertTrue(reply.contains(#""op":"started""#), reply)
         }
     }
 

@@ -112,18 +112,8 @@ final class RawHTTPConnection {
         try send(webSocketFrame: 0x1, Array(text.utf8))
     }
 
-    /// Sends each of `texts` as a text frame, all in one write.
-    func send(webSocketTexts texts: [String]) throws {
-        try send(bytes: texts.flatMap { try Self.webSocketFrame(0x1, Array($0.utf8)) })
-    }
-
     /// Sends one final frame of `opcode` carrying `payload`, masked (§5.3); one write.
     private func send(webSocketFrame opcode: UInt8, _ payload: [UInt8]) throws {
-        try send(bytes: Self.webSocketFrame(opcode, payload))
-    }
-
-    /// One final frame of `opcode` carrying `payload`, masked (§5.3).
-    private static func webSocketFrame(_ opcode: UInt8, _ payload: [UInt8]) throws -> [UInt8] {
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         var frame: [UInt8] = [0x80 | opcode]   // FIN
         switch payload.count {
@@ -133,7 +123,7 @@ final class RawHTTPConnection {
         }
         frame += mask
         frame += payload.enumerated().map { $1 ^ mask[$0 % 4] }
-        return frame
+        try send(bytes: frame)
     }
 
     /// Reads one unfragmented, unmasked data frame from the service; its payload as text. A ping

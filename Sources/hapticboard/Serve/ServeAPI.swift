@@ -25,10 +25,9 @@ struct ServeAPI: Sendable {
 
     /// Every route; with `token`, every request must carry `Authorization: Bearer <token>`, and
     /// pages from `allowedOrigins` may make them from a browser (`AllowedOriginsMiddleware`).
-    /// `GET /ws` upgrades on the `.webSocketUpgrade` router, whose `play` messages are answered on
-    /// the event loop (`WebSocketTriggerHandler`) unless `answersTriggersOnEventLoop` is false; on
-    /// the `.http` one it is a request that did not ask for the upgrade: 426 Upgrade Required.
-    func router(token: String?, allowedOrigins: Set<String> = [], for requests: Requests = .http, answersTriggersOnEventLoop: Bool = true) -> Router<ServeRequestContext> {
+    /// `GET /ws` upgrades on the `.webSocketUpgrade` router; on the `.http` one it is a request
+    /// that did not ask for the upgrade: 426 Upgrade Required.
+    func router(token: String?, allowedOrigins: Set<String> = [], for requests: Requests = .http) -> Router<ServeRequestContext> {
         // HEAD answers what GET would, without the body (RFC 9110 §9.3.2: monitoring probes use it).
         let router = Router(context: ServeRequestContext.self, options: .autoGenerateHeadEndpoints)
         let routes = RouteMethods()
@@ -97,10 +96,7 @@ struct ServeAPI: Sendable {
         switch requests {
         case .webSocketUpgrade:
             router.ws("/ws") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
-                let channel = context.requestContext.channel
-                let session = WebSocketSession(api: self, client: await clients.client(on: channel))
-                if answersTriggersOnEventLoop { await WebSocketTriggerHandler.insert(for: session, into: channel) }
-                try await session.run(inbound: inbound, outbound: outbound)
+                try await WebSocketSession(api: self, client: await clients.client(on: context.requestContext.channel)).run(inbound: inbound, outbound: outbound)
             }
         case .http:
             router.get("/ws") { _, _ -> Response in

@@ -13,9 +13,7 @@ extension ServeAPI {
     /// One listener of the API as `serve` runs it, on `address`: the HTTP routes, WebSocket
     /// upgrades checked against their own router, with `token` required when given. Without a
     /// token or origins, triggers on a kept-alive connection are answered on the event loop
-    /// (`EventLoopTriggerHandler`), and on any listener a WebSocket's `play` messages
-    /// (`WebSocketTriggerHandler`, after the upgrade has checked the token), unless
-    /// `answersTriggersOnEventLoop` is false. The benchmark builds its listeners here too, so it measures
+    /// (`EventLoopTriggerHandler`) unless `answersTriggersOnEventLoop` is false. The benchmark builds its listeners here too, so it measures
     /// what `serve` runs.
     func listener(
         at address: BindAddress, token: String? = nil, allowedOrigins: Set<String> = [], answersTriggersOnEventLoop: Bool = true,
@@ -24,7 +22,7 @@ extension ServeAPI {
         Application(
             router: router(token: token, allowedOrigins: allowedOrigins),
             server: .serve(
-                webSocketRouter: router(token: token, allowedOrigins: allowedOrigins, for: .webSocketUpgrade, answersTriggersOnEventLoop: answersTriggersOnEventLoop),
+                webSocketRouter: router(token: token, allowedOrigins: allowedOrigins, for: .webSocketUpgrade),
                 triggersOnEventLoop: answersTriggersOnEventLoop && token == nil && allowedOrigins.isEmpty ? self : nil, logger: logger
             ),
             configuration: .init(address: address, serverName: Self.serverName),

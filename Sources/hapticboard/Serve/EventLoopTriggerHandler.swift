@@ -7,15 +7,17 @@ import NIOCore
 import NIOHTTP1
 
 /// Answers a kept-alive connection's triggers — `POST /feedback/…`, `/play/effect/{id}`,
-/// `/play/library/{name}` and `/events/{name}` without `wait` or a body — on the event loop that decoded them, as the routes
-/// would answer them, without handing them to Hummingbird's task, router and middleware.
+/// `/play/library/{name}` and `/events/{name}` without `wait` or a body — on the event loop that
+/// decoded them, as the routes would answer them, without handing them to Hummingbird's task,
+/// router and middleware.
 ///
 /// A trigger is what a kiosk or a game sends by the thousand and waits on; `hapticboard bench
 /// --service` timed the stages of one on the Unix socket (docs/service.md): the client's write to
 /// the event loop's read about 77 µs at p50, the read to a decoded head 63 µs, and from there to
-/// the first register write some 160 µs through Hummingbird, of which the service's own play is
+/// the first register write some 175 µs through Hummingbird, of which the service's own play is
 /// about 55. This handler sits right after NIO's HTTP decoder and takes a request only where the
-/// answer is certain to be the routes' one, byte for byte but the `Date` (`ServeTests` compare):
+/// answer is certain to be the routes' one, byte for byte but the `Date`
+/// (`EventLoopTriggerTests` compare):
 ///
 /// - the listener needs no token and serves no browser origins (the Unix socket);
 /// - the connection's client is known (its first request went through the routes, which record
@@ -26,6 +28,8 @@ import NIOHTTP1
 ///   effect id that is a number), and its query does not ask to `wait`.
 ///
 /// Anything else — and a request that brings a body after all — goes on to Hummingbird as it came.
+/// An answer it did not count a request for (Hummingbird's to a request NIO could not decode)
+/// makes it pass everything on for the rest of the connection.
 final class EventLoopTriggerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -39,6 +43,8 @@ final class EventLoopTriggerHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// A head kept back until its end shows it has no body, what it plays and for whom.
     private var held: (head: HTTPRequestHead, trigger: TriggerRequest, client: ServiceClient)?
     private var isFirstRequest = true
+    /// Whether it only passes requests on, for the rest of the connection.
+    private var passesEverything = false
 
     init(api: ServeAPI, logger: Logger) {
         self.api = api
@@ -55,7 +61,7 @@ final class EventLoopTriggerHandler: ChannelDuplexHandler, RemovableChannelHandl
                 context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
                 return
             }
-            if unanswered == 0, let trigger = TriggerRequest(head), let client = api.clients.known(on: context.channel) {
+            if !passesEverything, unanswered == 0, let trigger = TriggerRequest(head), let client = api.clients.known(on: context.channel) {
                 held = (head, trigger, client)
                 return
             }
@@ -78,7 +84,9 @@ final class EventLoopTriggerHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { unanswered -= 1 }
+        if case .end = unwrapOutboundIn(data) {
+            if unanswered == 0 { passesEverything = true } else { unanswered -= 1 }
+        }
         context.write(data, promise: promise)
     }
 

@@ -81,15 +81,14 @@ final class EventLoopTriggerTests: XCTestCase {
             "/feedback/notification/warning?priority=2&actuator=main", "/play/effect/47?outlive=true&priority=3", "/play/library/tap",
             // Refusals: each the routes' own.
             "/feedback/impact/bogus", "/feedback/impact?bad=1", "/feedback/impact?intensity=loud", "/feedback/impact?profile=loud",
-            "/feedback/impact?actuator=nowhere", "/feedback/impact?priority=99", "/play/effect/9999", "/play/library/missing",
-            "/events/button-pressed", "/feedback/selection?wait=yes",
+            "/feedback/impact?actuator=nowhere", "/feedback/impact?priority=99", "/play/effect/9999", "/play/effect/4x",
+            "/play/library/missing", "/events/button-pressed", "/feedback/selection?wait=yes",
         ]
         let passedOn = [
             "POST /feedback/impact/rigid HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello",
             "POST /Feedback/impact HTTP/1.1\r\nHost: h\r\n\r\n",
             "POST /feedback/impact/ HTTP/1.1\r\nHost: h\r\n\r\n",
             "POST /feedback/impact/r%69gid HTTP/1.1\r\nHost: h\r\n\r\n",
-            "POST /play/effect/4x HTTP/1.1\r\nHost: h\r\n\r\n",
             "GET /feedback/impact HTTP/1.1\r\nHost: h\r\n\r\n",
             "POST /feedback/impact HTTP/1.0\r\nHost: h\r\nConnection: keep-alive\r\n\r\n",
             "POST /feedback/impact HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n\r\n",

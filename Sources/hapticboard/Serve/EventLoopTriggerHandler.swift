@@ -24,8 +24,8 @@ import NIOHTTP1
 ///   its peer's credentials), no request it passed on is still unanswered (answers stay in
 ///   order), and the request is HTTP/1.1 without `Expect`, `Upgrade`, `Transfer-Encoding`, a
 ///   `Connection` other than `keep-alive` or a non-zero `Content-Length`;
-/// - its path is one of those routes exactly, its parameters plain (unreserved characters, an
-///   effect id that is a number), and its query does not ask to `wait`.
+/// - its path is one of those routes exactly (`TriggerRoute`, the routes' own table), its
+///   parameters plain (unreserved characters), and its query does not ask to `wait`.
 ///
 /// Anything else — and a request that brings a body after all — goes on to Hummingbird as it came.
 /// An answer it did not count a request for (Hummingbird's to a request NIO could not decode)
@@ -122,19 +122,13 @@ final class EventLoopTriggerHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 }
 
-/// A request `EventLoopTriggerHandler` may answer: one of the trigger routes, read as the router
-/// reads it.
+/// A request `EventLoopTriggerHandler` may answer: a `TriggerRoute`, read as the router reads
+/// it.
 struct TriggerRequest {
     let path: String
-    private let route: Route
+    private let route: TriggerRoute
+    private let parameter: String?
     private let query: Parameters
-
-    private enum Route {
-        case feedback(kind: String, style: String?)
-        case effect(Int)
-        case event(String)
-        case library(String)
-    }
 
     /// Nil for a request the routes must see (see `EventLoopTriggerHandler`).
     init?(_ head: HTTPRequestHead) {
@@ -146,37 +140,19 @@ struct TriggerRequest {
         guard head.headers["content-length"].allSatisfy({ $0 == "0" }) else { return nil }
         let uri = URI(head.uri)
         let segments = uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        guard uri.path.hasPrefix("/"), segments.allSatisfy({ !$0.isEmpty && $0.allSatisfy(Self.isUnreserved) }) else { return nil }
-        switch Array(segments) {
-        case ["feedback", "selection"]: route = .feedback(kind: "selection", style: nil)
-        case ["feedback", "impact"]: route = .feedback(kind: "impact", style: nil)
-        case let parts where parts.count == 3 && parts[0] == "feedback" && (parts[1] == "impact" || parts[1] == "notification"):
-            route = .feedback(kind: String(parts[1]), style: String(parts[2]))
-        case let parts where parts.count == 3 && parts[0] == "play" && parts[1] == "effect":
-            guard let id = Int(parts[2]) else { return nil }
-            route = .effect(id)
-        case let parts where parts.count == 3 && parts[0] == "play" && parts[1] == "library":
-            route = .library(String(parts[2]))
-        case let parts where parts.count == 2 && parts[0] == "events":
-            route = .event(String(parts[1]))
-        default:
-            return nil
-        }
+        guard uri.path.hasPrefix("/"), segments.allSatisfy({ !$0.isEmpty && $0.allSatisfy(Self.isUnreserved) }),
+              let (route, parameter) = TriggerRoute.matching(Array(segments)) else { return nil }
         query = uri.queryParameters
         guard query.get("wait") != "true" else { return nil }
+        self.route = route
+        self.parameter = parameter
         path = uri.path
     }
 
     /// What the route would ask the service to play, checked in the route's order: its content
     /// (a feedback's intensity and style first), then the play options.
     func playRequest() throws(ServeError) -> ServicePlayRequest {
-        let content: ServiceContent
-        switch route {
-        case .feedback(let kind, let style): content = try ServeAPI.feedback(kind: kind, style: style, query: query)
-        case .effect(let id): content = .effect(id)
-        case .event(let name): content = .event(name)
-        case .library(let name): content = .library(name)
-        }
+        let content = try route.content(parameter: parameter, query: query)
         let options = try PlayOptions(query)
         return ServicePlayRequest(content: content, actuators: options.actuators, priority: options.priority, outlivesClient: options.outlive, profile: options.profile)
     }

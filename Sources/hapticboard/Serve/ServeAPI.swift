@@ -52,26 +52,11 @@ struct ServeAPI: Sendable {
         router.post("/play/ahap") { request, context in try await play(request, context) { .ahap($0) } }
         router.post("/play/notation") { request, context in try await play(request, context) { .notation($0) } }
         router.post("/play/notes") { request, context in try await play(request, context) { .notes($0) } }
-        router.post("/play/library/:name") { request, context in
-            let name = try context.parameters.require("name")
-            return try await play(request, context, content: .library(name))
-        }
-        router.post("/play/effect/:id") { request, context in
-            try await play(request, context, content: .effect(try context.parameters.require("id", as: Int.self)))
-        }
-        // A route per feedback, as the document has them: each style is an enum of its own kind.
-        let feedbackRoutes: [(path: String, kind: String, style: String?)] = [
-            ("/feedback/selection", "selection", nil), ("/feedback/impact", "impact", nil),
-            ("/feedback/impact/:style", "impact", "style"), ("/feedback/notification/:type", "notification", "type"),
-        ]
-        for route in feedbackRoutes {
+        for route in TriggerRoute.allCases {
             router.post(RouterPath(route.path)) { request, context in
-                let style = try route.style.map { try context.parameters.require($0) }
-                return try await play(request, context, content: try Self.feedback(kind: route.kind, style: style, query: request.uri.queryParameters))
+                let parameter = try route.parameterName.map { try context.parameters.require($0) }
+                return try await play(request, context, content: try route.content(parameter: parameter, query: request.uri.queryParameters))
             }
-        }
-        router.post("/events/:name") { request, context in
-            try await play(request, context, content: .event(try context.parameters.require("name")))
         }
         router.get("/profile") { _, _ in try Self.json(["profile": service.profile.rawValue]) }
         router.put("/profile") { request, context in
@@ -150,8 +135,8 @@ struct ServeAPI: Sendable {
         return (status, try TriggerAnswerJSON.text(of: response) ?? String(decoding: Self.jsonData(response), as: UTF8.self))
     }
 
-    /// A feedback route's content: its `intensity` from the query (1 without one), then the kind
-    /// and style.
+    /// A feedback route's content (`TriggerRoute`): its `intensity` from the query (1 without
+    /// one), then the kind and style.
     static func feedback(kind: String, style: String?, query: Parameters) throws(ServeError) -> ServiceContent {
         try feedback(kind: kind, style: style, intensity: PlayOptions.double(query, "intensity") ?? 1)
     }

@@ -156,7 +156,10 @@ let package = Package(
             ] + propertyTesting.product,
             exclude: ["FuzzFindings"]
         ),
-        .testTarget(name: "hapticboardTests", dependencies: ["hapticboard"]),
+        .testTarget(name: "hapticboardTests", dependencies: [
+            "hapticboard",
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
     ]
 )
 

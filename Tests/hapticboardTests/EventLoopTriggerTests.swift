@@ -2,6 +2,9 @@ import Foundation
 import HapticRuntime
 import HardwareMocks
 import Logging
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
 import ServiceLifecycle
 import XCTest
 @testable import hapticboard
@@ -155,16 +158,108 @@ final class EventLoopTriggerTests: XCTestCase {
         }
     }
 
-    /// A WebSocket upgrade on the listener that answers triggers on the event loop is the
-    /// routes' as before: the handler leaves the connection at its first request.
-    func testAWebSocketUpgradeStillWorks() throws {
+    /// `WebSocketTriggerHandler` answers a `play` message as the session does, and passes on the
+    /// messages the session must answer; the HTTP handler leaves the connection at its upgrade.
+    func testWebSocketPlaysAreAnsweredOnTheEventLoopAsTheSessionAnswersThem() throws {
+        let taken = [
+            #"{"op": "play", "feedback": "impact", "style": "rigid", "id": 7}"#, #"{"op": "play", "feedback": "selection", "id": "a"}"#,
+            #"{"op": "play", "feedback": "notification", "type": "error", "intensity": 0.5}"#,
+            #"{"op": "play", "effect": 47, "priority": 3, "outlive": true}"#, #"{"op": "play", "library": "tap", "actuators": ["main"]}"#,
+            #"{"op": "play", "notation": "loud sharp"}"#,
+            // Refusals: each the session's own.
+            #"{"op": "play", "feedback": "impact", "style": "bogus", "id": 2}"#, #"{"op": "play", "effect": "x"}"#, #"{"op": "play"}"#,
+            #"{"op": "play", "effect": 1, "library": "tap"}"#, #"{"op": "play", "feedback": "impact", "bad": 1}"#,
+            #"{"op": "play", "feedback": "impact", "profile": "loud"}"#, #"{"op": "play", "feedback": "impact", "actuators": ["nowhere"]}"#,
+            #"{"op": "play", "notation": "loud sharp\n. 31s"}"#,
+        ]
+        // Not JSON to the reader (an id of 1e400 among them), or not a play.
+        let passedOn = [
+            #"{"op": "stop-all", "id": 3}"#, #"{"op": "stop", "player": 123456}"#, "hello", #"{"op": "nope"}"#, "[1]", #"{"op": "Play"}"#,
+            #"{"op": "play", "feedback": "impact", "id": 1e400}"#,
+        ]
+        try withListeners { listeners in
+            let fast = try RawHTTPConnection(socketPath: listeners.fast, receiveTimeout: .seconds(30))
+            let routed = try RawHTTPConnection(socketPath: listeners.routed, receiveTimeout: .seconds(30))
+            try fast.upgradeToWebSocket("/ws")
+            try routed.upgradeToWebSocket("/ws")
+            func reply(to message: String, on connection: RawHTTPConnection) throws -> String {
+                try connection.send(webSocketText: message)
+                let text = try connection.readWebSocketFrame()
+                listeners.service.stopAll()
+                return text.replacingOccurrences(of: #""(id|client)":[0-9]+"#, with: #""$1":N"#, options: .regularExpression)
+            }
+            // The first message may come before the session has started, and the session answers
+            // it; once it has, the handler has the session.
+            XCTAssertEqual(try reply(to: #"{"op": "stop-all", "id": 0}"#, on: fast), try reply(to: #"{"op": "stop-all", "id": 0}"#, on: routed))
+            for message in taken {
+                let before = listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }
+                XCTAssertEqual(try reply(to: message, on: fast), try reply(to: message, on: routed), message)
+                XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, before + 1, "\(message) was not answered on the event loop")
+            }
+            let answered = listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }
+            for message in passedOn {
+                XCTAssertEqual(try reply(to: message, on: fast), try reply(to: message, on: routed), message)
+            }
+            // A play behind a message the session has not answered yet waits its turn.
+            try fast.send(webSocketTexts: [#"{"op": "stop-all", "id": 1}"#, #"{"op": "play", "feedback": "selection", "id": 2}"#])
+            XCTAssertEqual(try fast.readWebSocketFrame(), #"{"id":1,"op":"stopped"}"#)
+            XCTAssertTrue(try fast.readWebSocketFrame().hasPrefix(#"{"id":2,"op":"started""#))
+            XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, answered, "a message the session must see was answered on the event loop")
+            // Once subscribed, events go out beside the answers: the session answers everything.
+            try fast.send(webSocketText: #"{"op": "subscribe", "id": 4}"#)
+            while try !fast.readWebSocketFrame().contains(#""op":"subscribed""#) {}
+            try fast.send(webSocketText: #"{"op": "play", "feedback": "selection", "id": 5}"#)
+            while try !fast.readWebSocketFrame().contains(#""op":"started""#) {}
+            XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, answered, "a play after subscribe was answered on the event loop")
+        }
+    }
+
+    /// Frames a client sends with its handshake, before the `101` (RFC 6455 §4.1 forbids it),
+    /// reach the session past where the handler would go: the connection is left to the session,
+    /// whose answers come in the order of the messages.
+    func testFramesSentBeforeTheSwitchLeaveTheConnectionToTheSession() throws {
         try withListeners { listeners in
             let connection = try RawHTTPConnection(socketPath: listeners.fast, receiveTimeout: .seconds(30))
-            try connection.upgradeToWebSocket("/ws")
-            try connection.send(webSocketText: #"{"op": "play", "feedback": "impact", "style": "rigid", "id": 7}"#)
-            let reply = try connection.readWebSocketFrame()
-            XCTAssertTrue(reply.contains(#""op":"started""#), reply)
+            let early = (1...3).map { #"{"op": "play", "feedback": "selection", "id": \#($0)}"# }
+            try connection.upgradeToWebSocket("/ws", early: early)
+            for id in 1...3 { XCTAssertTrue(try connection.readWebSocketFrame().hasPrefix(#"{"id":\#(id),"op":"started""#)) }
+            try connection.send(webSocketText: #"{"op": "play", "feedback": "selection", "id": 4}"#)
+            XCTAssertTrue(try connection.readWebSocketFrame().hasPrefix(#"{"id":4,"op":"started""#))
+            XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, 0)
         }
+    }
+
+    /// A frame that comes before the session has started goes to the session, and counts: the
+    /// handler answers once the session has answered it.
+    func testAMessageBeforeTheSessionStartedIsTheSessions() throws {
+        try withListeners { listeners in
+            let channel = EmbeddedChannel(handler: WebSocketTriggerHandler(session: nil))
+            func text(_ text: String) -> WebSocketFrame {
+                WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: text))
+            }
+            try channel.writeInbound(text(#"{"op": "play", "feedback": "selection", "id": 1}"#))
+            XCTAssertNotNil(try channel.readInbound(as: WebSocketFrame.self), "passed on")
+            WebSocketTriggerHandler.attach(WebSocketSession(api: listeners.api, client: ServiceClient(id: 1)), in: channel.pipeline.syncOperations)
+            // Behind the first, still unanswered: the session's too.
+            try channel.writeInbound(text(#"{"op": "play", "feedback": "selection", "id": 2}"#))
+            XCTAssertNotNil(try channel.readInbound(as: WebSocketFrame.self), "passed on")
+            try channel.writeOutbound(text(#"{"id":1,"op":"started"}"#))
+            try channel.writeOutbound(text(#"{"id":2,"op":"started"}"#))
+            while try channel.readOutbound(as: WebSocketFrame.self) != nil {}
+            try channel.writeInbound(text(#"{"op": "play", "feedback": "selection", "id": 3}"#))
+            XCTAssertNil(try channel.readInbound(as: WebSocketFrame.self), "answered on the event loop")
+            let answer = try XCTUnwrap(channel.readOutbound(as: WebSocketFrame.self))
+            XCTAssertTrue(String(buffer: answer.unmaskedData).hasPrefix(#"{"id":3,"op":"started""#))
+            XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, 1)
+            listeners.service.stopAll()
+            _ = try channel.finish()
+        }
+    }
+
+    func testTheEndOfAHeadIsItsFirstBlankLine() {
+        XCTAssertEqual(WebSocketSwitchWatcher.endOfHead(in: Array("GET / HTTP/1.1\r\nA: b\r\n\r\nmore\r\n\r\n".utf8)), 24)
+        XCTAssertNil(WebSocketSwitchWatcher.endOfHead(in: Array("GET / HTTP/1.1\r\nA: b\r\n\r".utf8)))
+        XCTAssertNil(WebSocketSwitchWatcher.endOfHead(in: Array("GET / HTTP/1.1\n\n".utf8)))
     }
 
     func testHTTPDatesAreIMFFixdates() {

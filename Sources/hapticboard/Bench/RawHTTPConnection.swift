@@ -99,10 +99,13 @@ final class RawHTTPConnection {
     // MARK: WebSocket (RFC 6455)
 
     /// Asks to switch to WebSocket at `path` (the handshake of §4.1 with the RFC's own sample
-    /// key); throws unless the service answers 101 Switching Protocols.
-    func upgradeToWebSocket(_ path: String) throws {
-        try send(raw: "GET \(path) HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    /// key); throws unless the service answers 101 Switching Protocols. `early` text messages go
+    /// out in the same write as the handshake, before its answer, as a client must not send them
+    /// (§4.1) — to check what the service makes of one that does.
+    func upgradeToWebSocket(_ path: String, early: [String] = []) throws {
+        let handshake = "GET \(path) HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        try send(bytes: Array(handshake.utf8) + early.flatMap { try Self.webSocketFrame(0x1, Array($0.utf8)) })
         let status = try readResponse()
         guard status == 101 else { throw CommandLineError.content("the service answered \(status) to the WebSocket handshake") }
     }
@@ -112,8 +115,18 @@ final class RawHTTPConnection {
         try send(webSocketFrame: 0x1, Array(text.utf8))
     }
 
+    /// Sends each of `texts` as a text frame, all in one write.
+    func send(webSocketTexts texts: [String]) throws {
+        try send(bytes: texts.flatMap { try Self.webSocketFrame(0x1, Array($0.utf8)) })
+    }
+
     /// Sends one final frame of `opcode` carrying `payload`, masked (§5.3); one write.
     private func send(webSocketFrame opcode: UInt8, _ payload: [UInt8]) throws {
+        try send(bytes: Self.webSocketFrame(opcode, payload))
+    }
+
+    /// One final frame of `opcode` carrying `payload`, masked (§5.3).
+    private static func webSocketFrame(_ opcode: UInt8, _ payload: [UInt8]) throws -> [UInt8] {
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         var frame: [UInt8] = [0x80 | opcode]   // FIN
         switch payload.count {
@@ -123,7 +136,7 @@ final class RawHTTPConnection {
         }
         frame += mask
         frame += payload.enumerated().map { $1 ^ mask[$0 % 4] }
-        try send(bytes: frame)
+        return frame
     }
 
     /// Reads one unfragmented, unmasked data frame from the service; its payload as text. A ping

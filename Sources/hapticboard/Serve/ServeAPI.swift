@@ -81,7 +81,10 @@ struct ServeAPI: Sendable {
         switch requests {
         case .webSocketUpgrade:
             router.ws("/ws") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
-                try await WebSocketSession(api: self, client: await clients.client(on: context.requestContext.channel)).run(inbound: inbound, outbound: outbound)
+                let channel = context.requestContext.channel
+                let session = WebSocketSession(api: self, client: await clients.client(on: channel))
+                await WebSocketTriggerHandler.attach(session, to: channel)
+                try await session.run(inbound: inbound, outbound: outbound)
             }
         case .http:
             router.get("/ws") { _, _ -> Response in

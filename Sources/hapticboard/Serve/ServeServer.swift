@@ -13,7 +13,9 @@ extension ServeAPI {
     /// One listener of the API as `serve` runs it, on `address`: the HTTP routes, WebSocket
     /// upgrades checked against their own router, with `token` required when given. Without a
     /// token or origins, triggers on a kept-alive connection are answered on the event loop
-    /// (`EventLoopTriggerHandler`) unless `answersTriggersOnEventLoop` is false. The benchmark builds its listeners here too, so it measures
+    /// (`EventLoopTriggerHandler`), and on any listener a WebSocket's `play` messages
+    /// (`WebSocketTriggerHandler`, once the upgrade has checked the token and origin), unless
+    /// `answersTriggersOnEventLoop` is false. The benchmark builds its listeners here too, so it measures
     /// what `serve` runs.
     func listener(
         at address: BindAddress, token: String? = nil, allowedOrigins: Set<String> = [], answersTriggersOnEventLoop: Bool = true,
@@ -23,7 +25,8 @@ extension ServeAPI {
             router: router(token: token, allowedOrigins: allowedOrigins),
             server: .serve(
                 webSocketRouter: router(token: token, allowedOrigins: allowedOrigins, for: .webSocketUpgrade),
-                triggersOnEventLoop: answersTriggersOnEventLoop && token == nil && allowedOrigins.isEmpty ? self : nil, logger: logger
+                triggersOnEventLoop: answersTriggersOnEventLoop && token == nil && allowedOrigins.isEmpty ? self : nil,
+                webSocketPlaysOnEventLoop: answersTriggersOnEventLoop, logger: logger
             ),
             configuration: .init(address: address, serverName: Self.serverName),
             onServerRunning: onServerRunning,
@@ -33,10 +36,12 @@ extension ServeAPI {
 }
 
 /// Hummingbird's HTTP/1.1 and WebSocket channel with `WebSocketHandshakeCheck`,
-/// `HTTP10ConnectionHandler` and, given an API, `EventLoopTriggerHandler` after its decoder.
+/// `HTTP10ConnectionHandler` and, given an API, `EventLoopTriggerHandler` after its decoder; with
+/// `webSocketPlaysOnEventLoop`, `WebSocketSwitchWatcher` first.
 struct HTTP1WebSocketServeChannel: ServerChildChannel {
     let base: HTTP1WebSocketUpgradeChannel
     let triggersOnEventLoop: ServeAPI?
+    let webSocketPlaysOnEventLoop: Bool
     let logger: Logger
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
@@ -47,6 +52,7 @@ struct HTTP1WebSocketServeChannel: ServerChildChannel {
             try pipeline.addHandler(WebSocketHandshakeCheck(), position: .after(decoder))
             // First after the decoder: what it answers, nothing after it sees.
             if let api = triggersOnEventLoop { try pipeline.addHandler(EventLoopTriggerHandler(api: api, logger: logger), position: .after(decoder)) }
+            if webSocketPlaysOnEventLoop { try pipeline.addHandler(WebSocketSwitchWatcher(), position: .first) }
             return value
         }
     }
@@ -65,14 +71,16 @@ struct HTTP1WebSocketServeChannel: ServerChildChannel {
 extension HTTPServerBuilder {
     /// The listeners' server: HTTP/1.1 with WebSocket upgrades on `webSocketRouter`'s routes,
     /// `Expect: 100-continue` answered, HTTP/1.0's connection rules kept and, given an API, its
-    /// triggers answered on the event loop.
-    static func serve<WebSocketRouter: HTTPResponderBuilder>(webSocketRouter: WebSocketRouter, triggersOnEventLoop: ServeAPI?, logger: Logger) -> HTTPServerBuilder
+    /// triggers answered on the event loop; with `webSocketPlaysOnEventLoop`, WebSocket plays too.
+    static func serve<WebSocketRouter: HTTPResponderBuilder>(
+        webSocketRouter: WebSocketRouter, triggersOnEventLoop: ServeAPI?, webSocketPlaysOnEventLoop: Bool, logger: Logger
+    ) -> HTTPServerBuilder
     where WebSocketRouter.Responder.Context: WebSocketRequestContext {
         let webSocketResponder = webSocketRouter.buildResponder()
         return .init { responder in
             HTTP1WebSocketServeChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .serve),
-                triggersOnEventLoop: triggersOnEventLoop, logger: logger
+                triggersOnEventLoop: triggersOnEventLoop, webSocketPlaysOnEventLoop: webSocketPlaysOnEventLoop, logger: logger
             )
         }
     }

@@ -63,10 +63,7 @@ struct WebSocketSession {
             guard let op = object["op"] as? String else { throw ServiceError(.invalidRequest, "missing 'op' (play, stop, stop-all, subscribe, unsubscribe)", pointer: "/op") }
             switch op {
             case "play":
-                let started = try api.service.play(try Self.playRequest(object), from: client)
-                api.metrics.triggered(started.player != nil)
-                return TriggerAnswerJSON.started(id: id, player: started.player, warnings: started.warnings)
-                    ?? Self.encode(Reply(op: "started", id: id, player: started.player, warnings: started.warnings))
+                return try play(object, id: id)
             case "stop":
                 try Self.allow(object, ["op", "id", "player"])
                 guard let player = object["player"] as? Int else { throw ServiceError(.invalidRequest, "expected the player's id", pointer: "/player") }
@@ -83,13 +80,24 @@ struct WebSocketSession {
             default:
                 throw ServiceError(.invalidRequest, "unknown op '\(op)' (play, stop, stop-all, subscribe, unsubscribe)", pointer: "/op")
             }
-        } catch let error as ServiceError {
-            return Self.encode(Reply(op: "error", id: id, error: ServeError(error).body.error))
-        } catch let error as ServeError {
-            return Self.encode(Reply(op: "error", id: id, error: error.body.error))
         } catch {
-            return Self.encode(Reply(op: "error", id: id, error: ServeError(ServiceError(.invalidRequest, "not JSON: \(error.localizedDescription)")).body.error))
+            return Self.errorReply(error, id: id)
         }
+    }
+
+    /// The answer to a `play` message (`object`, whose `id` is `id`): the player started, or
+    /// why not. `WebSocketTriggerHandler` answers with it too.
+    func play(_ object: [String: Any], id: JSONValue?) throws -> String {
+        let started = try api.service.play(try Self.playRequest(object), from: client)
+        api.metrics.triggered(started.player != nil)
+        return TriggerAnswerJSON.started(id: id, player: started.player, warnings: started.warnings)
+            ?? Self.encode(Reply(op: "started", id: id, player: started.player, warnings: started.warnings))
+    }
+
+    /// The `error` answer for what a message threw; anything but a refusal is JSON that did not read.
+    static func errorReply(_ error: any Error, id: JSONValue?) -> String {
+        let refusal = ServeError(known: error) ?? ServeError(ServiceError(.invalidRequest, "not JSON: \(error.localizedDescription)"))
+        return encode(Reply(op: "error", id: id, error: refusal.body.error))
     }
 
     private static let contentKeys = ["ahap", "notation", "notes", "library", "effect", "event", "feedback"]

@@ -2,6 +2,7 @@ import Foundation
 import HapticRuntime
 import HardwareMocks
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
@@ -20,7 +21,23 @@ final class EventLoopTriggerTests: XCTestCase {
         let routed: String
     }
 
-    private func withListeners(_ body: (Listeners) throws -> Void) throws {
+    /// Records every line logged through it.
+    private struct LevelRecorder: LogHandler {
+        let lines = NIOLockedValueBox<[(level: Logger.Level, text: String)]>([])
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            lines.withLockedValue { $0.append((event.level, "\(event.message) \(event.metadata ?? [:])")) }
+        }
+    }
+
+    private func withListeners(recording recorder: LevelRecorder? = nil, _ body: (Listeners) throws -> Void) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hb-trigger-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -30,8 +47,8 @@ final class EventLoopTriggerTests: XCTestCase {
         let service = HapticService(board: board, scheduler: DeadlineScheduler(clock: hardware.virtualClock), library: ContentLibrary(folder: folder))
         try service.start(timing: nil)
         defer { service.shutDown() }
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
+        var logger = Logger(label: "test") { _ in recorder ?? LevelRecorder() }
+        logger.logLevel = recorder == nil ? .critical : .trace
         let api = ServeAPI(
             service: service, clients: ServeClients(service: service, overrideUIDs: [], tokenHoldersMayOverride: false, logger: logger),
             board: try BoardShowReport(board: board, calibrations: .init()), metrics: ServeMetrics(service: service)
@@ -253,6 +270,25 @@ final class EventLoopTriggerTests: XCTestCase {
             XCTAssertEqual(listeners.api.triggersAnsweredOnEventLoop.withLockedValue { $0 }, 1)
             listeners.service.stopAll()
             _ = try channel.finish()
+        }
+    }
+
+    /// A handshake `WebSocketHandshakeCheck` refuses ends the connection after its answer without
+    /// Hummingbird logging a failed upgrade as an error: a client's mistake is not the service's.
+    func testARefusedHandshakeIsNotLoggedAsAnError() throws {
+        let recorder = LevelRecorder()
+        try withListeners(recording: recorder) { listeners in
+            let key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            for (headers, status) in [(key + "Sec-WebSocket-Version: 12\r\n", 426), ("Sec-WebSocket-Version: 13\r\n", 400)] {
+                let connection = try RawHTTPConnection(socketPath: listeners.fast, receiveTimeout: .seconds(30))
+                try connection.send(raw: "GET /ws HTTP/1.1\r\nHost: h\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\(headers)\r\n")
+                XCTAssertEqual(try connection.readResponse(), status, headers)
+                XCTAssertTrue(try connection.isClosedByTheService())
+            }
+            // A connection that works after them: whatever the refusals logged has been logged.
+            // (The listeners' shutdown after the test is not looked at.)
+            XCTAssertEqual(try keptConnection(listeners.fast, service: listeners.service).post("/feedback/selection"), 201)
+            XCTAssertEqual(recorder.lines.withLockedValue { $0 }.filter { $0.level >= .warning }.map(\.text), [])
         }
     }
 

@@ -248,6 +248,27 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try handshake(key + "Sec-WebSocket-Version: 13\r\n").status, 101)
     }
 
+    /// A WebSocket handshake without the token is refused as any request on the TCP listener is:
+    /// 401 with the JSON refusal and `WWW-Authenticate: Bearer`, then the connection ends. Refused
+    /// inside the upgrade, Hummingbird answered it 400 with no body.
+    func testAWebSocketHandshakeWithoutTheTokenIsUnauthorized() throws {
+        let handshake = "HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        for (query, authorization) in [("", ""), ("?token=wrong", ""), ("", "Authorization: Bearer wrong\r\n")] {
+            let connection = try RawHTTPConnection(loopbackPort: Self.port, receiveTimeout: .seconds(30))
+            try connection.send(raw: "GET /ws\(query) \(handshake)\(authorization)\r\n")
+            XCTAssertEqual(try connection.readResponse(), 401, query + authorization)
+            XCTAssertTrue(connection.lastHead.lowercased().contains("\r\nwww-authenticate: bearer"), connection.lastHead)
+            XCTAssertTrue(String(decoding: connection.lastBody, as: UTF8.self).contains(#""code":"unauthorized""#))
+            XCTAssertTrue(try connection.isClosedByTheService())
+        }
+        for (query, authorization) in [("?token=\(Self.token)", ""), ("", "Authorization: Bearer \(Self.token)\r\n")] {
+            let connection = try RawHTTPConnection(loopbackPort: Self.port, receiveTimeout: .seconds(30))
+            try connection.send(raw: "GET /ws\(query) \(handshake)\(authorization)\r\n")
+            XCTAssertEqual(try connection.readResponse(), 101, query + authorization)
+        }
+    }
+
     /// A kiosk page served from another origin calls the TCP listener as a browser does: a
     /// preflight (no token) first, then the request with the token; a page from elsewhere gets no
     /// CORS headers, so its browser keeps the answer from it.

@@ -26,12 +26,12 @@ final class RawHTTPConnection {
     }
 
     /// A connection to `port` on 127.0.0.1, without Nagle's delay (a frame goes out when written).
-    convenience init(loopbackPort port: Int) throws {
+    convenience init(loopbackPort port: Int, receiveTimeout: Duration? = nil) throws {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        try self.init(family: AF_INET, address: address, receiveTimeout: nil, naming: "127.0.0.1:\(port)")
+        try self.init(family: AF_INET, address: address, receiveTimeout: receiveTimeout, naming: "127.0.0.1:\(port)")
         var on: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
     }

@@ -2,6 +2,7 @@ import Foundation
 import HapticRuntime
 import Hummingbird
 import HTTPTypes
+import HummingbirdCore
 import NIOCore
 
 /// A refusal as the API serves it: the status for its reason code and a JSON body
@@ -120,14 +121,23 @@ struct BearerTokenMiddleware: RouterMiddleware {
     let service: HapticService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let header = request.headers[.authorization]
-        let given = header.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-            ?? (request.uri.path == "/ws" ? request.uri.queryParameters.get("token") : nil)
-        guard let given, Self.constantTimeEqual(given, token) else {
-            service.countRefusal(.unauthorized)
-            throw ServeError(ServiceError(.unauthorized, "this listener needs 'Authorization: Bearer <token>' with the token from the service's token file"))
+        guard Self.carries(token, authorization: request.headers[.authorization], uri: request.uri) else {
+            throw ServeError(Self.refusal(counting: service))
         }
         return try await next(request, context)
+    }
+
+    /// Whether a request carries `token`: as `Authorization: Bearer <token>` or, on `/ws`, as `?token=`.
+    static func carries(_ token: String, authorization: String?, uri: URI) -> Bool {
+        let given = authorization.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+            ?? (uri.path == "/ws" ? uri.queryParameters.get("token") : nil)
+        return given.map { constantTimeEqual($0, token) } ?? false
+    }
+
+    /// The refusal of a request without the token, counted as one.
+    static func refusal(counting service: HapticService) -> ServiceError {
+        service.countRefusal(.unauthorized)
+        return ServiceError(.unauthorized, "this listener needs 'Authorization: Bearer <token>' with the token from the service's token file")
     }
 
     /// Compares without an early exit, so timing does not reveal how much of a guess matched.

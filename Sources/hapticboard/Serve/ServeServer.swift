@@ -1,3 +1,4 @@
+import HapticRuntime
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -25,8 +26,11 @@ extension ServeAPI {
             router: router(token: token, allowedOrigins: allowedOrigins),
             server: .serve(
                 webSocketRouter: router(token: token, allowedOrigins: allowedOrigins, for: .webSocketUpgrade),
-                triggersOnEventLoop: answersTriggersOnEventLoop && token == nil && allowedOrigins.isEmpty ? self : nil,
-                webSocketPlaysOnEventLoop: answersTriggersOnEventLoop, logger: logger
+                options: ServeChannelOptions(
+                    triggersOnEventLoop: answersTriggersOnEventLoop && token == nil && allowedOrigins.isEmpty ? self : nil,
+                    webSocketPlaysOnEventLoop: answersTriggersOnEventLoop, token: token.map { ($0, service) }
+                ),
+                logger: logger
             ),
             configuration: .init(address: address, serverName: Self.serverName),
             onServerRunning: onServerRunning,
@@ -35,13 +39,21 @@ extension ServeAPI {
     }
 }
 
+/// What `HTTP1WebSocketServeChannel` adds to Hummingbird's channel.
+struct ServeChannelOptions: Sendable {
+    /// The API whose triggers `EventLoopTriggerHandler` answers after the decoder; nil for none.
+    var triggersOnEventLoop: ServeAPI?
+    /// Whether `WebSocketSwitchWatcher` puts `WebSocketTriggerHandler` in on a switched connection.
+    var webSocketPlaysOnEventLoop: Bool
+    /// The listener's token and the service counting refusals, for `WebSocketHandshakeCheck`.
+    var token: (value: String, service: HapticService)?
+}
+
 /// Hummingbird's HTTP/1.1 and WebSocket channel with `WebSocketHandshakeCheck`,
-/// `HTTP10ConnectionHandler` and, given an API, `EventLoopTriggerHandler` after its decoder; with
-/// `webSocketPlaysOnEventLoop`, `WebSocketSwitchWatcher` first.
+/// `HTTP10ConnectionHandler` and what `options` ask for.
 struct HTTP1WebSocketServeChannel: ServerChildChannel {
     let base: HTTP1WebSocketUpgradeChannel
-    let triggersOnEventLoop: ServeAPI?
-    let webSocketPlaysOnEventLoop: Bool
+    let options: ServeChannelOptions
     let logger: Logger
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
@@ -49,10 +61,10 @@ struct HTTP1WebSocketServeChannel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(HTTP10ConnectionHandler(), position: .after(decoder))
-            try pipeline.addHandler(WebSocketHandshakeCheck(), position: .after(decoder))
+            try pipeline.addHandler(WebSocketHandshakeCheck(token: options.token), position: .after(decoder))
             // First after the decoder: what it answers, nothing after it sees.
-            if let api = triggersOnEventLoop { try pipeline.addHandler(EventLoopTriggerHandler(api: api, logger: logger), position: .after(decoder)) }
-            if webSocketPlaysOnEventLoop { try pipeline.addHandler(WebSocketSwitchWatcher(), position: .first) }
+            if let api = options.triggersOnEventLoop { try pipeline.addHandler(EventLoopTriggerHandler(api: api, logger: logger), position: .after(decoder)) }
+            if options.webSocketPlaysOnEventLoop { try pipeline.addHandler(WebSocketSwitchWatcher(), position: .first) }
             return value
         }
     }
@@ -70,17 +82,15 @@ struct HTTP1WebSocketServeChannel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// The listeners' server: HTTP/1.1 with WebSocket upgrades on `webSocketRouter`'s routes,
-    /// `Expect: 100-continue` answered, HTTP/1.0's connection rules kept and, given an API, its
-    /// triggers answered on the event loop; with `webSocketPlaysOnEventLoop`, WebSocket plays too.
-    static func serve<WebSocketRouter: HTTPResponderBuilder>(
-        webSocketRouter: WebSocketRouter, triggersOnEventLoop: ServeAPI?, webSocketPlaysOnEventLoop: Bool, logger: Logger
-    ) -> HTTPServerBuilder
+    /// `Expect: 100-continue` answered, HTTP/1.0's connection rules kept, a bad handshake answered,
+    /// and what `options` ask for.
+    static func serve<WebSocketRouter: HTTPResponderBuilder>(webSocketRouter: WebSocketRouter, options: ServeChannelOptions, logger: Logger) -> HTTPServerBuilder
     where WebSocketRouter.Responder.Context: WebSocketRequestContext {
         let webSocketResponder = webSocketRouter.buildResponder()
         return .init { responder in
             HTTP1WebSocketServeChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .serve),
-                triggersOnEventLoop: triggersOnEventLoop, webSocketPlaysOnEventLoop: webSocketPlaysOnEventLoop, logger: logger
+                options: options, logger: logger
             )
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HapticRuntime
+import HummingbirdCore
 import NIOCore
 import NIOHTTP1
 
@@ -9,9 +10,14 @@ import NIOHTTP1
 /// version. NIO's upgrader fails such a request and closes the connection without a word: the
 /// client saw an empty reply and could not tell what it did wrong.
 ///
+/// On a listener that needs a token, a handshake without it is answered 401 with the routes' JSON
+/// refusal, as every other request is: refused inside the upgrade, Hummingbird answered it 400
+/// with no body.
+///
 /// It sits after NIO's HTTP decoder, before the upgrade handler, and looks at the connection's
 /// first request only, as the upgrade handler does; a handshake it refuses ends the connection
-/// after the answer (the upgrade handler is still waiting for that request's upgrade).
+/// after the answer (the upgrade handler is still waiting for that request's upgrade, and is told
+/// that no more input comes, so the end is not logged as a failed upgrade).
 final class WebSocketHandshakeCheck: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -20,12 +26,18 @@ final class WebSocketHandshakeCheck: ChannelInboundHandler, RemovableChannelHand
     /// The one version RFC 6455 defines.
     static let version = "13"
 
+    /// The listener's token, and the service that counts refusals; nil where none is needed.
+    private let token: (value: String, service: HapticService)?
     /// Whether the connection's first request was refused: the rest of it is dropped.
     private var refused = false
 
+    init(token: (value: String, service: HapticService)? = nil) {
+        self.token = token
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
-        guard case .head(let head) = unwrapInboundIn(data), Self.asksForWebSocket(head), let refusal = Self.refusal(of: head) else {
+        guard case .head(let head) = unwrapInboundIn(data), Self.asksForWebSocket(head), let refusal = unauthorized(head) ?? Self.refusal(of: head) else {
             context.fireChannelRead(data)
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
             return
@@ -37,7 +49,17 @@ final class WebSocketHandshakeCheck: ChannelInboundHandler, RemovableChannelHand
         headers.add(name: "Content-Length", value: "\(body.count)")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: refusal.status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+            context.close(promise: nil)
+        }
+    }
+
+    /// The refusal of a handshake without the listener's token (it is checked before anything
+    /// else, as the routes check it), or nil.
+    private func unauthorized(_ head: HTTPRequestHead) -> (status: HTTPResponseStatus, headers: [(String, String)], error: ServiceError)? {
+        guard let token, !BearerTokenMiddleware.carries(token.value, authorization: head.headers.first(name: "authorization"), uri: URI(head.uri)) else { return nil }
+        return (.unauthorized, [("WWW-Authenticate", "Bearer")], BearerTokenMiddleware.refusal(counting: token.service))
     }
 
     /// `Connection: upgrade` and `Upgrade: websocket` (tokens, in any case): what NIO's upgrade

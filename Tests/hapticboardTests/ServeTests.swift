@@ -229,10 +229,10 @@ final class ServeTests: XCTestCase {
     /// a 16-byte Sec-WebSocket-Key or a version, 426 with the version spoken for another version;
     /// NIO's upgrader alone closed the connection without any answer. A good one still upgrades.
     func testABadWebSocketHandshakeIsAnsweredWithWhatIsWrong() throws {
-        func handshake(_ headers: String) throws -> (status: Int, head: String, closed: Bool) {
+        func handshake(_ headers: String, method: String = "GET", body: String = "") throws -> (status: Int, head: String, closed: Bool) {
             let connection = try RawHTTPConnection(socketPath: Self.socketPath, receiveTimeout: .seconds(30))
-            try connection.send(raw: "GET /ws HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\(headers)\r\n")
-            let status = try connection.readResponse()
+            try connection.send(raw: "\(method) /ws HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\(headers)\r\n\(body)")
+            let status = try connection.readResponse(toHEAD: method == "HEAD")
             return (status, connection.lastHead.lowercased(), status == 101 ? false : try connection.isClosedByTheService())
         }
         let key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -240,6 +240,12 @@ final class ServeTests: XCTestCase {
             let answer = try handshake(missing)
             XCTAssertEqual(answer.status, 400, missing)
             XCTAssertTrue(answer.head.contains("content-type: application/json"), answer.head)
+            XCTAssertTrue(answer.closed, "the connection ends after the answer")
+        }
+        // Only a GET without a body is a handshake (RFC 6455 §4.1).
+        for (method, body) in [("HEAD", ""), ("POST", ""), ("GET", "abc")] {
+            let answer = try handshake(key + "Sec-WebSocket-Version: 13\r\nContent-Length: \(body.utf8.count)\r\n", method: method, body: body)
+            XCTAssertEqual(answer.status, 400, method + body)
             XCTAssertTrue(answer.closed, "the connection ends after the answer")
         }
         let otherVersion = try handshake(key + "Sec-WebSocket-Version: 8\r\n")

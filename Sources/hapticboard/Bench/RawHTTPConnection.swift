@@ -72,12 +72,13 @@ final class RawHTTPConnection {
         guard written == bytes.count else { throw CommandLineError.content("write to the service failed") }
     }
 
-    /// Reads one answer (an interim `100 Continue` is one); its status.
-    func readResponse() throws -> Int {
+    /// Reads one answer (an interim `100 Continue` is one); its status. The answer to a `HEAD`
+    /// (`toHEAD`) has no body whatever its `Content-Length` says.
+    func readResponse(toHEAD: Bool = false) throws -> Int {
         while true {
             if let end = headerEnd() {
                 let header = String(decoding: buffer[..<end], as: UTF8.self)
-                let length = header.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                let length = toHEAD ? 0 : header.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
                 if buffer.count >= end + 4 + length {
                     lastBody = Array(buffer[(end + 4)..<(end + 4 + length)])

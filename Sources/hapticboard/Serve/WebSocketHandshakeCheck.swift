@@ -5,9 +5,9 @@ import NIOCore
 import NIOHTTP1
 
 /// Answers a WebSocket opening handshake that cannot succeed with an HTTP error, as RFC 6455
-/// §4.2.1–4.2.2 asks: 400 Bad Request for a missing or malformed `Sec-WebSocket-Key` or a missing
-/// `Sec-WebSocket-Version`, 426 Upgrade Required with `Sec-WebSocket-Version: 13` for another
-/// version. NIO's upgrader fails such a request and closes the connection without a word: the
+/// §4.2.1–4.2.2 asks: 400 Bad Request for a method other than GET, a body, a missing or malformed
+/// `Sec-WebSocket-Key` or a missing `Sec-WebSocket-Version`, 426 Upgrade Required with
+/// `Sec-WebSocket-Version: 13` for another version. NIO's upgrader fails such a request and closes the connection without a word: the
 /// client saw an empty reply and could not tell what it did wrong.
 ///
 /// On a listener that needs a token, a handshake without it is answered 401 with the routes' JSON
@@ -74,7 +74,14 @@ final class WebSocketHandshakeCheck: ChannelInboundHandler, RemovableChannelHand
     /// Why the handshake cannot succeed, or nil when it can.
     static func refusal(of head: HTTPRequestHead) -> (status: HTTPResponseStatus, headers: [(String, String)], error: ServiceError)? {
         // A handshake without what RFC 6455 §4.1 requires is malformed (400); a version it does
-        // not speak is answered with the one it does (426, §4.2.2).
+        // not speak is answered with the one it does (426, §4.2.2). NIO's upgrader took a HEAD
+        // and switched, and took a body and failed after its 101.
+        guard head.method == .GET else {
+            return (.badRequest, [], ServiceError(.invalidRequest, "a WebSocket handshake is a GET request, not \(head.method.rawValue) (RFC 6455 §4.1)"))
+        }
+        guard head.headers["content-length"].allSatisfy({ $0 == "0" }), !head.headers.contains(name: "transfer-encoding") else {
+            return (.badRequest, [], ServiceError(.invalidRequest, "a WebSocket handshake has no body"))
+        }
         let keys = head.headers["sec-websocket-key"]
         let versions = head.headers["sec-websocket-version"]
         // The key is a 16-byte nonce in base64, sent once.

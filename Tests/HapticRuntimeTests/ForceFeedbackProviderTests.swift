@@ -273,6 +273,34 @@ final class ForceFeedbackProviderTests: XCTestCase {
         XCTAssertEqual(rig.drive(), 0.5, accuracy: step, "a play does")
     }
 
+    /// A cut on one actuator ends the effect on every actuator it plays on: the effect is over
+    /// until it is played again, and a part left driving the other actuator would escape
+    /// `FF_GAIN`, which rescales only the effects that play.
+    func testACutOnOneActuatorEndsTheEffectOnTheOther() throws {
+        let rig = try ForceFeedbackRig(boardFile: "sim-dual-grips.yml")
+        let leftOnly = try rig.client.upload(TestEffects.rumble(strong: 0xFFFF, weak: 0, length: 0))
+        try rig.client.play(effectID: leftOnly, count: 1)
+        rig.run(for: 10)
+        let both = try rig.client.upload(TestEffects.rumble(strong: 0x4000, weak: 0x4000, length: 0))
+        try rig.client.play(effectID: both, count: 1)
+        rig.run(for: 19.9)
+        XCTAssertEqual(rig.drive("left"), 1, accuracy: step)
+        XCTAssertEqual(rig.drive("right"), 0.25, accuracy: step)
+        // The left grip has driven for 30 s, the right one for 20 s: only the left one is cut.
+        rig.run(for: 0.2)
+        XCTAssertEqual(rig.engine.driveLimitEvents.map(\.actuator), ["left"])
+        XCTAssertEqual(rig.provider.playingSlots, [])
+        XCTAssertEqual(rig.drive("left"), 0)
+        XCTAssertEqual(rig.drive("right"), 0, "the cut effect is over on the right grip too")
+        try rig.client.setGain(0x8000)
+        rig.run(for: 0.1)
+        XCTAssertEqual(rig.drive("right"), 0)
+        try rig.client.play(effectID: both, count: 1)
+        rig.run(for: 0.1)
+        XCTAssertEqual(rig.drive("left"), 0.125, accuracy: step, "played again, at the gain in force")
+        XCTAssertEqual(rig.drive("right"), 0.125, accuracy: step)
+    }
+
     func testBadUploadsGetTheKernelsErrnoAndTheDeviceKeepsWorking() throws {
         let rig = try ForceFeedbackRig(slots: 2)
         // Undeclared type: the kernel refuses it before hapticboard sees it.

@@ -129,6 +129,11 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
         self.device = device
         self.engine = engine
         self.layout = layout
+        let previous = engine.driveLimitHandler
+        engine.driveLimitHandler = { [weak self] cut in
+            previous?(cut)
+            self?.endEffects(cutBy: cut)
+        }
     }
 
     /// The gain in force, 0…0xFFFF.
@@ -371,6 +376,24 @@ public final class ForceFeedbackProvider: @unchecked Sendable {
     private func isPlaying(_ slot: Slot, at now: MonotonicInstant) -> Bool {
         guard slot.isInForce(at: now), let start = slot.play?.start else { return false }
         return !engine.driveLimitEvents.contains { cut in cut.stoppedAt >= start && slot.voices.contains { $0.actuator == cut.actuator } }
+    }
+
+    /// The guard cut `cut.actuator`: every effect it cut there is over on each of its actuators
+    /// (`isPlaying` counts it out), so its other parts stop too. One left driving another
+    /// actuator would play on unseen by `FF_GAIN`, which rescales only the effects that play.
+    private func endEffects(cutBy cut: DriveLimitEvent) {
+        engine.locked {
+            for slot in slots.values where slot.play.map({ $0.start <= cut.stoppedAt }) ?? false {
+                guard slot.voices.contains(where: { $0.actuator == cut.actuator }) else { continue }
+                for voice in slot.voices where voice.actuator != cut.actuator {
+                    do {
+                        try engine.end(voice.player)
+                    } catch {
+                        logger.warning("stopping effect \(slot.effect.id) on \(voice.actuator) after the cut on \(cut.actuator): \(error)")
+                    }
+                }
+            }
+        }
     }
 
     private func play(_ slot: Slot, count: Int32) {

@@ -226,12 +226,13 @@ final class ServeTests: XCTestCase {
     }
 
     /// A WebSocket handshake that cannot succeed is answered (RFC 6455 §4.2.1–4.2.2): 400 without
-    /// a 16-byte Sec-WebSocket-Key or a version, 426 with the version spoken for another version;
+    /// a 16-byte Sec-WebSocket-Key or a version, for another method than GET or with a body, 404
+    /// elsewhere than /ws, 426 with the version spoken for another version;
     /// NIO's upgrader alone closed the connection without any answer. A good one still upgrades.
     func testABadWebSocketHandshakeIsAnsweredWithWhatIsWrong() throws {
-        func handshake(_ headers: String, method: String = "GET", body: String = "") throws -> (status: Int, head: String, closed: Bool) {
+        func handshake(_ headers: String, method: String = "GET", path: String = "/ws", body: String = "") throws -> (status: Int, head: String, closed: Bool) {
             let connection = try RawHTTPConnection(socketPath: Self.socketPath, receiveTimeout: .seconds(30))
-            try connection.send(raw: "\(method) /ws HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\(headers)\r\n\(body)")
+            try connection.send(raw: "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\(headers)\r\n\(body)")
             let status = try connection.readResponse(toHEAD: method == "HEAD")
             return (status, connection.lastHead.lowercased(), status == 101 ? false : try connection.isClosedByTheService())
         }
@@ -248,6 +249,11 @@ final class ServeTests: XCTestCase {
             XCTAssertEqual(answer.status, 400, method + body)
             XCTAssertTrue(answer.closed, "the connection ends after the answer")
         }
+        // Only /ws is a WebSocket: another path is a 404 that says so, not Hummingbird's empty 400.
+        let elsewhere = try handshake(key + "Sec-WebSocket-Version: 13\r\n", path: "/status")
+        XCTAssertEqual(elsewhere.status, 404)
+        XCTAssertTrue(elsewhere.head.contains("content-type: application/json"), elsewhere.head)
+        XCTAssertTrue(elsewhere.closed, "the connection ends after the answer")
         let otherVersion = try handshake(key + "Sec-WebSocket-Version: 8\r\n")
         XCTAssertEqual(otherVersion.status, 426)
         XCTAssertTrue(otherVersion.head.contains("\r\nsec-websocket-version: 13"), otherVersion.head)

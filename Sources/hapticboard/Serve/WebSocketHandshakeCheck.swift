@@ -5,10 +5,11 @@ import NIOCore
 import NIOHTTP1
 
 /// Answers a WebSocket opening handshake that cannot succeed with an HTTP error, as RFC 6455
-/// §4.2.1–4.2.2 asks: 400 Bad Request for a method other than GET, a body, a missing or malformed
-/// `Sec-WebSocket-Key` or a missing `Sec-WebSocket-Version`, 426 Upgrade Required with
-/// `Sec-WebSocket-Version: 13` for another version. NIO's upgrader fails such a request and closes the connection without a word: the
-/// client saw an empty reply and could not tell what it did wrong.
+/// §4.2.1–4.2.2 asks: 404 for a path that is not the API's WebSocket (`/ws`); 400 Bad Request for
+/// a method other than GET, a body, a missing or malformed `Sec-WebSocket-Key` or a missing
+/// `Sec-WebSocket-Version`; 426 Upgrade Required with `Sec-WebSocket-Version: 13` for another
+/// version. NIO's upgrader fails such a request and closes the connection without a word, or
+/// Hummingbird answers 400 with no body: the client could not tell what it did wrong.
 ///
 /// On a listener that needs a token, a handshake without it is answered 401 with the routes' JSON
 /// refusal, as every other request is: refused inside the upgrade, Hummingbird answered it 400
@@ -25,6 +26,8 @@ final class WebSocketHandshakeCheck: ChannelInboundHandler, RemovableChannelHand
 
     /// The one version RFC 6455 defines.
     static let version = "13"
+    /// The API's one WebSocket.
+    static let webSocketPath = "/ws"
 
     /// The listener's token, and the service that counts refusals; nil where none is needed.
     private let token: (value: String, service: HapticService)?
@@ -76,6 +79,10 @@ final class WebSocketHandshakeCheck: ChannelInboundHandler, RemovableChannelHand
         // A handshake without what RFC 6455 §4.1 requires is malformed (400); a version it does
         // not speak is answered with the one it does (426, §4.2.2). NIO's upgrader took a HEAD
         // and switched, and took a body and failed after its 101.
+        let path = URI(head.uri).path
+        guard path == Self.webSocketPath else {
+            return (.notFound, [], ServiceError(.invalidRequest, "no WebSocket at \(path): the API's WebSocket is \(Self.webSocketPath)"))
+        }
         guard head.method == .GET else {
             return (.badRequest, [], ServiceError(.invalidRequest, "a WebSocket handshake is a GET request, not \(head.method.rawValue) (RFC 6455 §4.1)"))
         }

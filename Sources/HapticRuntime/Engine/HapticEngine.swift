@@ -347,7 +347,8 @@ public final class HapticEngine: @unchecked Sendable {
     /// a 2-core VM), and the timing thread takes the lock to run every actuator's commands, so a
     /// compile under it holds up every stream on the board. The settings and compilers read
     /// under the lock are checked again when the programs are used (`compile(_:for:ahead:)`).
-    /// Called without the lock held; under it, nothing is compiled ahead.
+    /// Called without the lock held; under it, nothing is compiled ahead. A caller on a real-time
+    /// thread compiles at ordinary priority (`BelowRealTime`).
     func compileAhead(_ pattern: HapticPattern, for channels: [ActuatorChannel]) -> [String: CompiledAhead] {
         typealias Work = (name: String, pattern: HapticPattern, compiler: PatternCompiler, generation: Int)
         let (work, settings): ([Work], Int) = locked {
@@ -358,12 +359,16 @@ public final class HapticEngine: @unchecked Sendable {
                 channel.compilerIfNotKept(for: compilable).map { (channel.name, compilable, $0.compiler, $0.generation) }
             }, compileSettingsGeneration)
         }
-        var ahead: [String: CompiledAhead] = [:]
-        for item in work {
-            ahead[item.name] = CompiledAhead(pattern: item.pattern, compilerGeneration: item.generation, settingsGeneration: settings,
-                                             program: item.compiler.compile(item.pattern))
+        guard !work.isEmpty else { return [:] }
+        // Compiling takes long and has no deadline: never at the caller's real-time priority.
+        return BelowRealTime.run {
+            var ahead: [String: CompiledAhead] = [:]
+            for item in work {
+                ahead[item.name] = CompiledAhead(pattern: item.pattern, compilerGeneration: item.generation, settingsGeneration: settings,
+                                                 program: item.compiler.compile(item.pattern))
+            }
+            return ahead
         }
-        return ahead
     }
 
     private func compileSettingsChanged() {

@@ -51,4 +51,20 @@ final class BelowRealTimeTests: XCTestCase {
         XCTAssertEqual(seen.0.policy, SCHED_OTHER)
         XCTAssertEqual(seen.1, seen.0)
     }
+
+    /// A rumble a game updates compiles at once; a long wave is moved below real time.
+    func testOnlyALongChangingPatternCompilesLong() {
+        func curve(points: Int, over seconds: Double) -> HapticPattern {
+            var pattern = HapticPattern(metadata: [:])
+            pattern.events = [HapticEvent(type: .hapticContinuous, time: 0, duration: seconds, parameters: [EventParameter(.hapticIntensity, 1)])]
+            let step = seconds / Double(points - 1)
+            pattern.parameterCurves = [ParameterCurve(.hapticIntensityControl, time: 0, controlPoints: (0..<points).map {
+                ControlPoint(time: Double($0) * step, value: Double($0 % 2))
+            })]
+            return pattern
+        }
+        XCTAssertFalse(curve(points: 2, over: 65.535).compilesLong, "a rumble")
+        XCTAssertFalse(curve(points: 200, over: 0.5).compilesLong, "short")
+        XCTAssertTrue(curve(points: 2_000, over: 10).compilesLong, "a 10 s wave")
+    }
 }

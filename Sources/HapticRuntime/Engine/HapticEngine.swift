@@ -348,7 +348,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// compile under it holds up every stream on the board. The settings and compilers read
     /// under the lock are checked again when the programs are used (`compile(_:for:ahead:)`).
     /// Called without the lock held; under it, nothing is compiled ahead. A caller on a real-time
-    /// thread compiles at ordinary priority (`BelowRealTime`).
+    /// thread compiles a long pattern at ordinary priority (`BelowRealTime`).
     func compileAhead(_ pattern: HapticPattern, for channels: [ActuatorChannel]) -> [String: CompiledAhead] {
         typealias Work = (name: String, pattern: HapticPattern, compiler: PatternCompiler, generation: Int)
         let (work, settings): ([Work], Int) = locked {
@@ -359,9 +359,7 @@ public final class HapticEngine: @unchecked Sendable {
                 channel.compilerIfNotKept(for: compilable).map { (channel.name, compilable, $0.compiler, $0.generation) }
             }, compileSettingsGeneration)
         }
-        guard !work.isEmpty else { return [:] }
-        // Compiling takes long and has no deadline: never at the caller's real-time priority.
-        return BelowRealTime.run {
+        func compile() -> [String: CompiledAhead] {
             var ahead: [String: CompiledAhead] = [:]
             for item in work {
                 ahead[item.name] = CompiledAhead(pattern: item.pattern, compilerGeneration: item.generation, settingsGeneration: settings,
@@ -369,6 +367,8 @@ public final class HapticEngine: @unchecked Sendable {
             }
             return ahead
         }
+        // A long compile has no deadline: never at the caller's real-time priority.
+        return work.first?.pattern.compilesLong == true ? BelowRealTime.run(compile) : compile()
     }
 
     private func compileSettingsChanged() {

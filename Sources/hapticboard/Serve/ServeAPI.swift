@@ -80,14 +80,14 @@ struct ServeAPI: Sendable {
         }
         switch requests {
         case .webSocketUpgrade:
-            router.ws("/ws") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
+            router.ws(RouterPath(WebSocketHandshakeCheck.webSocketPath)) { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
                 let channel = context.requestContext.channel
                 let session = WebSocketSession(api: self, client: await clients.client(on: channel))
                 await WebSocketTriggerHandler.attach(session, to: channel)
                 try await session.run(inbound: inbound, outbound: outbound)
             }
         case .http:
-            router.get("/ws") { _, _ -> Response in
+            router.get(RouterPath(WebSocketHandshakeCheck.webSocketPath)) { _, _ -> Response in
                 throw ServeError(ServiceError(.invalidRequest, "/ws is a WebSocket: ask for it with 'Connection: Upgrade' and 'Upgrade: websocket'"))
                     .withStatus(.upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"])
             }

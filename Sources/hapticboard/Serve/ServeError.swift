@@ -130,7 +130,7 @@ struct BearerTokenMiddleware: RouterMiddleware {
     /// Whether a request carries `token`: as `Authorization: Bearer <token>` or, on `/ws`, as `?token=`.
     static func carries(_ token: String, authorization: String?, uri: URI) -> Bool {
         let given = authorization.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-            ?? (uri.path == "/ws" ? uri.queryParameters.get("token") : nil)
+            ?? (uri.path == WebSocketHandshakeCheck.webSocketPath ? uri.queryParameters.get("token") : nil)
         return given.map { constantTimeEqual($0, token) } ?? false
     }
 

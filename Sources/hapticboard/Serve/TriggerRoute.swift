@@ -45,11 +45,13 @@ enum TriggerRoute: CaseIterable, Sendable {
         }
     }
 
+    /// Each route with its path's segments, split once: a trigger is matched against them.
+    private static let templates = allCases.map { ($0, $0.path.split(separator: "/")) }
+
     /// The route whose path `segments` (the path split at `/`, without the empty one before the
     /// first) match as the router matches them, and its parameter's value.
     static func matching(_ segments: [Substring]) -> (route: TriggerRoute, parameter: String?)? {
-        for route in allCases {
-            let template = route.path.split(separator: "/")
+        for (route, template) in templates {
             guard template.count == segments.count else { continue }
             var parameter: String?
             let matches = zip(template, segments).allSatisfy { pattern, segment in

@@ -207,6 +207,36 @@ final class DRV2605ActuatorTests: XCTestCase {
         XCTAssertEqual(try actuator.status().faults, [.overCurrent])
     }
 
+    /// A look at the chip while it is ready is two reads — STATUS with MODE, then GO — and MODE
+    /// alone tells a reset there; in standby, where MODE reads its reset value anyway, the
+    /// configuration's witness register (RATED_VOLTAGE) is read too.
+    func testAStatusLookReadsStatusWithModeAndTheWitnessOnlyInStandby() throws {
+        let (board, actuator) = makeActuator()
+        let statusWithMode = [I2COperation.write([0x00]), .read(count: 2)]
+        let go = [I2COperation.write([0x0C]), .read(count: 1)]
+        let witness = [I2COperation.write([0x16]), .read(count: 1)]
+        try actuator.prepare(for: .realtimeAmplitude)
+        board.bus.clearLog()
+        XCTAssertEqual(try actuator.status(), ActuatorStatus(powerState: .ready, isPlaying: false, faults: []))
+        XCTAssertEqual(board.bus.log.map(\.operations), [statusWithMode, go])
+
+        try actuator.standby()
+        board.bus.clearLog()
+        XCTAssertEqual(try actuator.status(), ActuatorStatus(powerState: .standby, isPlaying: false, faults: []))
+        XCTAssertEqual(board.bus.log.map(\.operations), [statusWithMode, go, witness])
+
+        // A reset in standby: MODE reads 0x40 as before, RATED_VOLTAGE its reset value.
+        board.chip.injectPowerOnReset()
+        XCTAssertEqual(try actuator.status(), ActuatorStatus(powerState: .off, isPlaying: false, faults: [.registersReset]))
+
+        // A reset while ready: MODE is back to standby (0x40), so no witness read is needed.
+        try actuator.prepare(for: .romSequence)
+        board.chip.injectPowerOnReset()
+        board.bus.clearLog()
+        XCTAssertEqual(try actuator.status(), ActuatorStatus(powerState: .off, isPlaying: false, faults: [.registersReset]))
+        XCTAssertEqual(board.bus.log.map(\.operations), [statusWithMode, go])
+    }
+
     /// A hung calibration stores nothing and leaves the chip configured again, stopped, in standby.
     func testATimedOutCalibrationStoresNothingAndRestoresTheConfiguration() throws {
         let (board, actuator) = makeActuator()

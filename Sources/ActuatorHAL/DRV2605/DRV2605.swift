@@ -222,7 +222,26 @@ public final class DRV2605 {
     /// Reads STATUS, keeping its fault flags until `takeUnreportedFaults()` (the chip clears
     /// DIAG_RESULT and OVER_TEMP on every read).
     public func readStatus() throws(DRV2605Error) -> DRV2605Status {
-        let status = DRV2605Status(rawValue: try readRegister(.status))
+        noting(DRV2605Status(rawValue: try readRegister(.status)))
+    }
+
+    /// Reads STATUS and MODE in one transaction, as `readStatus()` and `readRegister(.mode)`
+    /// would: the chip answers a read of several bytes from consecutive registers (TI DRV2605L
+    /// datasheet, "multiple-byte read operations"), and STATUS (0x00) and MODE (0x01) are
+    /// neighbours. One transaction instead of two: at 100 kHz, a Raspberry Pi's default, a read
+    /// holds the bus for about 390 µs, and every status look made two of them.
+    public func readStatusAndMode() throws(DRV2605Error) -> (status: DRV2605Status, mode: UInt8) {
+        let data = try access(.status, retryingTransientErrors: true) { () throws(I2CError) in
+            try self.bus.transaction(address: self.address, [.write([DRV2605Register.status.rawValue]), .read(count: 2)])
+        }
+        guard let bytes = data.first, bytes.count == 2 else {
+            throw .bus(register: .status, .unsupportedTransaction(bus: bus.name, reason: "a two-byte read returned \(data.first?.count ?? 0) bytes"), attempts: 1)
+        }
+        return (noting(DRV2605Status(rawValue: bytes[0])), bytes[1])
+    }
+
+    /// Keeps `status` as the last one read and its fault flags until `takeUnreportedFaults()`.
+    private func noting(_ status: DRV2605Status) -> DRV2605Status {
         storedLastStatus = status
         unreportedStatusFlags |= status.rawValue & Self.faultFlags
         return status

@@ -278,18 +278,19 @@ public final class DRV2605Actuator: Actuator {
     /// faults — also those an earlier read saw (identifying the chip at wake, a diagnostic), since
     /// the chip clears OVER_TEMP and DIAG_RESULT on every read: each is reported once.
     ///
-    /// MODE and a configuration register are read too: a chip reset behind the driver's back (a
-    /// supply dip, ESD) keeps EN high and acknowledges as before, but its registers are back at
-    /// their reset values and it sits in standby ignoring RTP writes. That is `.registersReset`,
-    /// and the actuator then counts as off, so the next `wake()` writes the configuration again.
+    /// MODE (read with STATUS, in one transaction) and, in standby, a configuration register are
+    /// read too: a chip reset behind the driver's back (a supply dip, ESD) keeps EN high and
+    /// acknowledges as before, but its registers are back at their reset values and it sits in
+    /// standby ignoring RTP writes. That is `.registersReset`, and the actuator then counts as
+    /// off, so the next `wake()` writes the configuration again.
     public func status() throws -> ActuatorStatus {
         guard powerState != .off else { return ActuatorStatus(powerState: .off, isPlaying: false, faults: []) }
-        _ = try driver.readStatus()
+        let mode = try driver.readStatusAndMode().mode
         let flags = driver.takeUnreportedFaults()
         var faults = flags.faults
         if flags.diagnosticFailed { faults.insert(.diagnosticFailed) }
         let isPlaying = try driver.isRunning()
-        if try lostItsRegisters() {
+        if try lostItsRegisters(modeReading: mode) {
             faults.insert(.registersReset)
             storedPowerState = .off
             storedPreparedMode = nil
@@ -298,16 +299,20 @@ public final class DRV2605Actuator: Actuator {
         return ActuatorStatus(powerState: powerState, isPlaying: isPlaying, faults: faults)
     }
 
-    /// Whether the chip no longer holds what was written to it: MODE is not the mode it was
-    /// prepared for, or the configuration's witness register (`resetWitness`) reads its reset value.
-    private func lostItsRegisters() throws(DRV2605Error) -> Bool {
+    /// Whether the chip no longer holds what was written to it: MODE (`modeReading`) is not the
+    /// mode it was prepared for, or, where that mode is MODE's reset value (standby, internal
+    /// trigger), the configuration's witness register (`resetWitness`) reads its reset value.
+    /// Out of standby MODE alone tells: a reset puts it back to standby, and only this driver
+    /// writes it, so the witness read would cost bus time and say nothing more.
+    private func lostItsRegisters(modeReading: UInt8) throws(DRV2605Error) -> Bool {
+        let resetMode = DRV2605Mode.internalTrigger.registerValue(standby: true)
         let expectedMode: UInt8 = switch preparedMode {
         case .romSequence where powerState == .ready: DRV2605Mode.internalTrigger.registerValue(standby: false)
         case .realtimeAmplitude where powerState == .ready: DRV2605Mode.realtimePlayback.registerValue(standby: false)
-        default: DRV2605Mode.internalTrigger.registerValue(standby: true)
+        default: resetMode
         }
-        if try driver.readRegister(.mode) != expectedMode { return true }
-        guard let witness = resetWitness else { return false }
+        if modeReading != expectedMode { return true }
+        guard expectedMode == resetMode, let witness = resetWitness else { return false }
         return try driver.readRegister(witness.register) == witness.resetValue
     }
 

@@ -66,7 +66,8 @@ final class ActuatorChannel {
     /// computed afresh on every read, and neither changes while the bus stays the same.
     private let writeCost: Duration
     private let stopCost: Duration
-    /// The status poll's expected bus cost, the seed of its learned lead: four writes' time.
+    /// The status poll's expected bus cost, the seed of its learned lead: three writes' time, what
+    /// a DRV2605's look while it plays takes (STATUS with MODE in one read, then GO).
     let statusReadCost: Duration
     /// The cost keys of this actuator's commands and of the engine's actions on it, made once.
     let keys: ChannelCommandKeys
@@ -86,7 +87,7 @@ final class ActuatorChannel {
         mixer = AmplitudeMixer(signed: capabilities.supportsSignedAmplitude)
         driveGuard = ContinuousDriveGuard(limit: engineActuator.maximumContinuousDrive)
         writeCost = capabilities.amplitudeUpdateCost
-        statusReadCost = capabilities.amplitudeUpdateCost * 4
+        statusReadCost = capabilities.amplitudeUpdateCost * 3
         stopCost = actuator.stopLead
         keys = ChannelCommandKeys(actuator: name)
     }

@@ -4,9 +4,10 @@ import ActuatorHAL
 /// their estimate.
 ///
 /// - While an actuator has players, its status is read every `EngineActuator.statusPollInterval`
-///   (DRV2605: STATUS, GO, MODE and a configuration register, four reads). OVER_TEMP or OC_DETECT —
-///   the output stage shut itself down — or registers back at their reset values — the chip was
-///   reset behind the driver's back — is a fault: `HapticEngineError.actuatorFault` goes to the
+///   (DRV2605: STATUS with MODE in one read, then GO; in standby a configuration register too).
+///   OVER_TEMP or OC_DETECT — the output stage shut itself down — or registers back at their
+///   reset values — the chip was reset behind the driver's back — is a fault:
+///   `HapticEngineError.actuatorFault` goes to the
 ///   engine's fault handling, which stops every player, leaves every actuator stopped and in
 ///   standby, power-cycles and re-initialises the chip and reports it (`lastFault`, `stoppedHandler`).
 /// - A program's end after a ROM trigger waits for the chip: effect lengths are only estimated

@@ -93,6 +93,36 @@ final class SteadyStretchTests: XCTestCase {
                                   expected: [0.5: 1, 1.1: 1.2, 1.2: 1.2, 1.3: 1.6, 1.7: 1.7, 1.9: .infinity])
     }
 
+    /// `straightUntil(after:)` promises a stretch over which the value only rises or only falls:
+    /// checked every tenth of a step, across flat and sloped segments, a step at one time, a curve
+    /// starting later than its entry, values clamped at the range's ends, and a later parameter.
+    func testAControlIsStraightOnlyAlongOneSegment() {
+        let timeline = ControlTimeline(
+            parameters: [DynamicParameter(.hapticIntensityControl, value: 0.3, time: 3.2)],
+            curves: [
+                ParameterCurve(.hapticIntensityControl, time: 0.3, controlPoints: points([(0.1, 0.5), (0.5, 0.5), (1, 1), (1.7, 1), (1.7, 0.2), (2.5, 1.4), (2.6, -0.5)])),
+            ]
+        )
+        let value = { (time: Double) in timeline.value(of: .hapticIntensityControl, at: time) }
+        for time in stride(from: 0.0, to: 4, by: 0.01) {
+            let until = timeline.straightUntil(.hapticIntensityControl, after: time)
+            XCTAssertGreaterThanOrEqual(until, time)
+            var (rises, falls) = (false, false)
+            var before = value(time)
+            for later in stride(from: time, to: min(until, time + 5), by: 0.001) {
+                let now = value(later)
+                rises = rises || now > before
+                falls = falls || now < before
+                before = now
+            }
+            XCTAssertFalse(rises && falls, "straight from \(time) until \(until), but the value rises and falls")
+        }
+        let expected: [Double: Double] = [0: 0.3, 0.3: 0.4, 0.5: 0.8, 1.0: 1.3, 1.6: 2.0, 2.0: 2.8, 2.1: 2.8, 2.85: 2.9, 3.0: 3.2, 3.5: .infinity]
+        for (time, until) in expected {
+            XCTAssertEqual(timeline.straightUntil(.hapticIntensityControl, after: time), until, accuracy: 1e-12, "at \(time)")
+        }
+    }
+
     func testAHeldLevelIsSampledTheSameWithoutItsSteadySamples() {
         // A held rumble as a force-feedback upload plans one (one event, a flat intensity curve), 25 s long.
         assertSkippingChangesNothing(HapticPattern(
@@ -137,5 +167,53 @@ final class SteadyStretchTests: XCTestCase {
             events: [continuous(at: 0.123_456_7, duration: 2.000_000_3, intensity: 0.55, sharpness: 0.45, attack: 0.010_000_1, release: 0.333_333_3)],
             parameters: [DynamicParameter(.hapticIntensityControl, value: 0.25, time: 1.123_456_7 + 0.000_000_1)]
         ), "odd times")
+    }
+
+    /// Long ramps and slow waves, where the renderer skips ahead to each amplitude change instead
+    /// of sampling every update: a single event on one curve, rising and falling, clamped, beside a
+    /// moving sharpness (not straight), and overlapped by a second event part of the time.
+    func testLongStraightStretchesAreSampledTheSame() {
+        let wave = (0...160).map { ControlPoint(time: Double($0) * 0.125, value: 0.5 + 0.5 * sin(Double($0) * .pi / 16)) }
+        assertSkippingChangesNothing(HapticPattern(
+            events: [continuous(at: 0.5, duration: 65, intensity: 1, sharpness: 0.4)],
+            parameterCurves: [ParameterCurve(.hapticIntensityControl, time: 0.5, controlPoints: points([(0, 0), (60, 1), (60.0005, 0.3), (64, 0.0001)]))]
+        ), "a 65 s ramp up, a step, a ramp down")
+        assertSkippingChangesNothing(HapticPattern(
+            events: [continuous(at: 0, duration: 20, intensity: 0.8, sharpness: 0.7, attack: 0.5, release: 1)],
+            parameterCurves: [ParameterCurve(.hapticIntensityControl, time: 0, controlPoints: wave)]
+        ), "a slow wave of 4 s periods with attack and release")
+        assertSkippingChangesNothing(HapticPattern(
+            events: [continuous(at: 0, duration: 10, intensity: 1, sharpness: 0.5), continuous(at: 3, duration: 2, intensity: 0.3, sharpness: 1)],
+            parameterCurves: [
+                ParameterCurve(.hapticIntensityControl, time: 0, controlPoints: points([(0, 1.5), (4, 0.5), (9, -0.2)])),
+                ParameterCurve(.hapticSharpnessControl, time: 6, controlPoints: points([(0, 0), (2, 1)])),
+            ]
+        ), "clamped ends, an overlapping event, a moving sharpness")
+    }
+
+    /// Force-feedback effects of the longest length the kernel allows (65.535 s), as a game
+    /// uploads them: ramps, attacks and fades, slow and followed waves, on every actuator.
+    func testLongForceFeedbackEffectsAreSampledTheSame() {
+        let envelope = ForceFeedbackEffect.Envelope(attackLength: 20_000, attackLevel: 0, fadeLength: 30_000, fadeLevel: 0x1000)
+        let effects: [(String, ForceFeedbackEffect)] = [
+            ("ramp", ForceFeedbackEffect(id: -1, kind: .ramp(start: -0x7FFF, end: 0x6000, envelope: envelope), direction: 0, triggerButton: 0, triggerInterval: 0, length: 65_535, delay: 0)),
+            ("constant", ForceFeedbackEffect(id: -1, kind: .constant(level: 0x5000, envelope: envelope), direction: 0, triggerButton: 0, triggerInterval: 0, length: 65_535, delay: 100)),
+            ("slow triangle", ForceFeedbackEffect(id: -1, kind: .periodic(.init(waveform: .triangle, period: 9_000, magnitude: 0x7000, offset: 0x800, phase: 0x4000, envelope: envelope)),
+                                                  direction: 0, triggerButton: 0, triggerInterval: 0, length: 65_535, delay: 0)),
+            ("followed sine", ForceFeedbackEffect(id: -1, kind: .periodic(.init(waveform: .sine, period: 300, magnitude: -0x7FFF, offset: 0, phase: 0, envelope: .none)),
+                                                  direction: 0, triggerButton: 0, triggerInterval: 0, length: 10_000, delay: 0)),
+        ]
+        for configuration in Self.configurations {
+            let capabilities = EngineRig(configuration: configuration).actuator.capabilities
+            for (name, effect) in effects {
+                let plan = ForceFeedbackPlan.plans(for: effect, layout: ForceFeedbackLayout(strong: "main", weak: nil), gain: 0.9,
+                                                   capabilities: ["main": capabilities], updateRates: ["main": 1000])["main"]
+                guard let pattern = plan?.pattern else { return XCTFail("\(name): no plan") }
+                let skipping = PatternCompiler(capabilities: capabilities)
+                var sampling = skipping
+                sampling.skipsSteadyStretches = false
+                XCTAssertEqual(skipping.compile(pattern), sampling.compile(pattern), "\(name) on \(configuration.ratings.kind) \(configuration.ratings.loop)")
+            }
+        }
     }
 }

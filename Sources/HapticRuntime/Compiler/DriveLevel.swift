@@ -29,16 +29,30 @@ public struct DriveLevel: Sendable, Hashable {
     struct Mix {
         private var total = 0.0
         private var weightedSharpness = 0.0
+        /// How many levels were added, and the first: one level is `single(_:)`.
+        private var count = 0
+        private var first = DriveLevel.silent
 
         mutating func add(_ level: DriveLevel) {
+            if count == 0 { first = level }
+            count += 1
             total += level.intensity
             weightedSharpness += level.intensity * level.sharpness
         }
 
         /// The mix of every level added (silent when none was, or all were silent).
         var level: DriveLevel {
+            if count == 1 { return Self.single(first) }
             guard total > 0 else { return .silent }
             return DriveLevel(intensity: min(1, total), sharpness: min(1, max(0, weightedSharpness / total)))
+        }
+
+        /// The mix of `level` alone: its sharpness kept as it is, where (intensity × sharpness) /
+        /// intensity can differ from it in the last bit as the intensity moves — and a rendered
+        /// stretch is skipped only where the sharpness does not move (`AmplitudeRenderer`).
+        static func single(_ level: DriveLevel) -> DriveLevel {
+            guard level.intensity > 0 else { return .silent }
+            return DriveLevel(intensity: min(1, level.intensity), sharpness: min(1, max(0, level.sharpness)))
         }
     }
 }

@@ -110,6 +110,11 @@ struct StreamCursor {
             activePulses.removeAll { $0.end <= time }
             earliestEnd = min(activeEvents.lazy.map(\.end).min() ?? .infinity, activePulses.lazy.map(\.end).min() ?? .infinity)
         }
+        if activeEvents.count == 1, activePulses.isEmpty {
+            // One event, the common case: what the mix makes of its level, without the sums.
+            guard let sounding = evaluator.sounding(eventAt: activeEvents[0].index, at: time, cursor: &controls) else { return .silent }
+            return DriveLevel.Mix.single(DriveLevel(intensity: sounding.intensity, sharpness: sounding.sharpness))
+        }
         var mix = DriveLevel.Mix()
         for event in activeEvents {
             if let sounding = evaluator.sounding(eventAt: event.index, at: time, cursor: &controls) {
@@ -130,5 +135,17 @@ struct StreamCursor {
             until = min(until, evaluator.steadyUntil(eventAt: event.index, after: time))
         }
         return until
+    }
+
+    /// The end of the stretch from `time`, the time of the last `level(at:)`, over which
+    /// `level(at:)` only rises or only falls in intensity at one sharpness: one event sounds and
+    /// no pulse, nothing starts or ends, and the event's intensity follows a straight line
+    /// (`PatternEvaluator.straightUntil`). `time` itself otherwise.
+    func straightUntil(after time: Double) -> Double {
+        guard activeEvents.count == 1, activePulses.isEmpty else { return time }
+        let until = min(earliestEnd, nextEvent < events.count ? events[nextEvent].start : .infinity,
+                        nextPulse < pulses.count ? pulses[nextPulse].time : .infinity)
+        guard until > time else { return time }
+        return min(until, evaluator.straightUntil(eventAt: activeEvents[0].index, after: time, cursor: controls))
     }
 }

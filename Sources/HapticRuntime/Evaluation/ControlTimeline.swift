@@ -136,6 +136,30 @@ public struct ControlTimeline: Sendable {
         return flat ? min(next, start + points[high].time) : time
     }
 
+    /// The end of the stretch from `time` over which `value(of: id, at:)` follows one straight
+    /// line, so only rises or only falls: a curve's segment, its flat start before the first point
+    /// or end after the last, a constant; the next entry's start bounds it. Interpolation is
+    /// a + (b − a) × (t − t₀) / span, each step correctly rounded, so it is monotone in t bit for
+    /// bit, and so is the clamp after it. `time` itself where a time is NaN (no order to rely on).
+    /// `hint`, where the last look-up at `time` found the control, is checked before searching:
+    /// a renderer asks at every segment of a wave of thousands of points.
+    func straightUntil(_ id: DynamicParameterID, after time: Double, hint: Hint = Hint()) -> Double {
+        guard timesAreOrdered else { return time }
+        let list = entries[id.ordinal]
+        let following = Self.isCount(hint.startedEntries, ofEntriesStartingAtOrBefore: time, in: list)
+            ? hint.startedEntries : Self.entriesStarting(atOrBefore: time, in: list)
+        let next = following < list.count ? list[following].start : .infinity
+        guard following > 0, case .curve(let points) = list[following - 1].source,
+              let first = points.first, let last = points.last else { return next }
+        let start = list[following - 1].start
+        let offset = time - start
+        if offset < first.time { return min(next, start + first.time) }
+        if offset >= last.time { return next }
+        let low = hint.segment
+        let hinted = low >= 0 && low + 1 < points.count && points[low].time <= offset && offset < points[low + 1].time
+        return min(next, start + points[hinted ? low + 1 : Self.segment(of: points, around: offset).high].time)
+    }
+
     /// Whether exactly `count` of `list`'s entries (in order of start) start at or before `time`.
     /// Inlined, as the hinted `interpolate` is: both run for every control at every sample, and
     /// the optimiser left them calls (an upload of a 10 s sine: 9.86 → 9.20 million instructions).

@@ -142,7 +142,9 @@ public struct PatternEvaluator: Sendable {
     }
 
     /// The same, its controls looked up from where `cursor` found them last: for a renderer that
-    /// asks at times that only grow (`ControlTimeline.Hint`).
+    /// asks at times that only grow (`ControlTimeline.Hint`). Inlined: a stream samples it at
+    /// every update, from two places (one event alone, or a mix).
+    @inline(__always)
     func sounding(eventAt index: Int, at time: Double, cursor: inout ControlTimeline.Cursor) -> SoundingEvent? {
         // Read from `sampled`, which holds no reference: a copy of the `HapticEvent` retained and
         // released its parameters at every sample.
@@ -156,13 +158,27 @@ public struct PatternEvaluator: Sendable {
     /// it gives at `time`, bit for bit: its envelope and both of its controls are steady there.
     /// `time` itself while any of them moves.
     func steadyUntil(eventAt index: Int, after time: Double) -> Double {
+        stretch(ofEventAt: index, after: time) { controls.steadyUntil($0, after: $1) }
+    }
+
+    /// The end of the stretch from `time` over which `sounding(eventAt: index, at:)` only rises or
+    /// only falls in intensity, at one sharpness bit for bit: its envelope and tone control are
+    /// steady and its level control follows one straight line (`ControlTimeline.straightUntil`),
+    /// so its intensity is that line times constants, clamped. `time` itself otherwise. `cursor`
+    /// is where the look-up at `time` found the controls.
+    func straightUntil(eventAt index: Int, after time: Double, cursor: ControlTimeline.Cursor) -> Double {
+        stretch(ofEventAt: index, after: time) { controls.straightUntil($0, after: $1, hint: cursor.level) }
+    }
+
+    /// The end of the stretch from `time` over which the event's envelope and tone control are
+    /// steady and `level` says its level control stays as wanted; `time` itself otherwise.
+    private func stretch(ofEventAt index: Int, after time: Double, level: (DynamicParameterID, Double) -> Double) -> Double {
         let event = sampled[index]
         guard let envelope = event.envelope else { return time }
         let local = time - event.start
         let envelopeSteady = envelope.steadyUntil(after: local)
         guard envelopeSteady > local else { return time }
-        return min(event.start + envelopeSteady, event.end,
-                   controls.steadyUntil(event.levelControl, after: time), controls.steadyUntil(event.toneControl, after: time))
+        return min(event.start + envelopeSteady, event.end, level(event.levelControl, time), controls.steadyUntil(event.toneControl, after: time))
     }
 
     /// The event's level and tone at `time` after `gain` (its envelope's) and its controls.

@@ -17,8 +17,9 @@ public final class ReadyForceFeedback {
     let provider: ForceFeedbackProvider
     let client: SimulatedForceFeedbackDevice.Client
     let slot: Int16
-    /// Where `uploadNewWave(_:)` uploads (the kernel keeps a slot's effect type).
+    /// Where `uploadNewWave(_:)` and `uploadNewRamp(_:)` upload (the kernel keeps a slot's effect type).
     let waveSlot: Int16
+    let rampSlot: Int16
 
     public init() throws {
         ready = try ReadyEngine()
@@ -29,8 +30,16 @@ public final class ReadyForceFeedback {
         client = device.connect()
         slot = try client.upload(Self.effect)
         waveSlot = try client.upload(Self.newWave(-1, slot: -1))
+        rampSlot = try client.upload(Self.newRamp(-1, slot: -1))
         // The first play compiles nothing more but warms the provider's and the engine's paths.
         _ = try playOnce()
+    }
+
+    /// A ramp over SDL's longest length, 65,535 ms, from a start of its own for each `sample` to
+    /// full: 127 amplitude steps along one straight line, which the renderer probes for rather
+    /// than sampling 65,535 times (docs/performance.md, "Compiling").
+    public static func newRamp(_ sample: Int, slot: Int16) -> ForceFeedbackEffect {
+        ForceFeedbackEffect(id: slot, kind: .ramp(start: Int16((sample + 1) * 97 % 0x2000), end: 0x7FFF, envelope: .none), length: 0xFFFF)
     }
 
     /// A 200 ms sine followed for 10 s, at a magnitude of its own for each `sample` (so nothing
@@ -59,8 +68,18 @@ public final class ReadyForceFeedback {
     /// Uploads `newWave(sample)` into a slot of its own; returns how long the upload took.
     @discardableResult
     public func uploadNewWave(_ sample: Int) throws -> Duration {
+        try timedUpload(Self.newWave(sample, slot: waveSlot))
+    }
+
+    /// Uploads `newRamp(sample)` into a slot of its own; returns how long the upload took.
+    @discardableResult
+    public func uploadNewRamp(_ sample: Int) throws -> Duration {
+        try timedUpload(Self.newRamp(sample, slot: rampSlot))
+    }
+
+    private func timedUpload(_ effect: ForceFeedbackEffect) throws -> Duration {
         let requested = ready.clock.now
-        _ = try client.upload(Self.newWave(sample, slot: waveSlot))
+        _ = try client.upload(effect)
         return ready.clock.now - requested
     }
 }

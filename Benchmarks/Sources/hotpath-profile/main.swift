@@ -7,6 +7,7 @@
 //   hotpath-profile ff-play N   N × an EV_FF play of an uploaded rumble through the force-feedback provider
 //                               until its first bus write, then its stop
 //   hotpath-profile ff-upload N  N × an EV_FF upload of a 10 s followed sine (a new magnitude each time)
+//   hotpath-profile ff-ramp-upload N  N × an EV_FF upload of a 65,535 ms ramp (a new start each time)
 // Divide a function's inclusive count by N for its cost per call.
 //   hotpath-profile start-times N  N starts after each of three pauses (0.2, 2, 20 ms), timed on the
 //                                  real clock: p50/p90/p99 µs from start() to the first write. Not for
@@ -22,7 +23,7 @@ import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let mode = arguments.first, let count = arguments.dropFirst().first.flatMap({ Int($0) }), count > 0 else {
-    FileHandle.standardError.write(Data("usage: hotpath-profile start|schedule|stream|trigger|parameters|ff-play|ff-upload|start-times|trigger-times|ff-play-times|parameters-times COUNT\n".utf8))
+    FileHandle.standardError.write(Data("usage: hotpath-profile start|schedule|stream|trigger|parameters|ff-play|ff-upload|ff-ramp-upload|start-times|trigger-times|ff-play-times|parameters-times COUNT\n".utf8))
     exit(2)
 }
 switch mode {
@@ -47,6 +48,9 @@ case "ff-play":
 case "ff-upload":
     let fixture = try ReadyForceFeedback()
     for sample in 0..<count { try fixture.uploadNewWave(sample) }
+case "ff-ramp-upload":
+    let fixture = try ReadyForceFeedback()
+    for sample in 0..<count { try fixture.uploadNewRamp(sample) }
 case "start-times":
     let fixture = try ReadyEngine()
     try printTimes(count, "starts") { try fixture.startOneClick() }

@@ -120,6 +120,8 @@ public struct ActuatorCapabilities: Sendable, Hashable {
     public var frequencyAdjustable: Bool
     /// Bus time of one amplitude update: bounds the real-time update rate.
     public var amplitudeUpdateCost: Duration
+    /// Bus time of starting a ROM sequence, by the slots it loads.
+    public var romTriggerCost: ROMTriggerCost
     /// Longest continuous drive allowed before the runtime forces a stop (overheating guard).
     public var maximumContinuousDrive: Duration?
     /// The steps from zero to full real-time amplitude the hardware can express (DRV2605: the RTP
@@ -143,7 +145,8 @@ public struct ActuatorCapabilities: Sendable, Hashable {
         amplitudeUpdateCost: Duration,
         maximumContinuousDrive: Duration?,
         amplitudeSteps: Int? = nil,
-        romLevelLimit: Double = 1
+        romLevelLimit: Double = 1,
+        romTriggerCost: ROMTriggerCost? = nil
     ) {
         self.kind = kind
         self.romLibrary = romLibrary
@@ -153,6 +156,7 @@ public struct ActuatorCapabilities: Sendable, Hashable {
         self.resonantFrequency = resonantFrequency
         self.frequencyAdjustable = frequencyAdjustable
         self.amplitudeUpdateCost = amplitudeUpdateCost
+        self.romTriggerCost = romTriggerCost ?? .oneWritePerSlot(amplitudeUpdateCost)
         self.maximumContinuousDrive = maximumContinuousDrive
         self.amplitudeSteps = amplitudeSteps
         self.romLevelLimit = romLevelLimit

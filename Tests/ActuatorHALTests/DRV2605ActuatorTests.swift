@@ -159,11 +159,22 @@ final class DRV2605ActuatorTests: XCTestCase {
     func testAFailedGoStopsTheSequencerBeforeRethrowing() throws {
         let (board, actuator) = makeActuator()
         try actuator.prepare(for: .romSequence)
-        // Three effects and the terminator are written, GO fails once (not retried), GO reads back clear.
-        board.bus.injectError(.transfer(bus: "sim", address: 0x5A, errno: .ioError), onTransfer: 5)
+        // Three effects and the terminator are written in one transfer, GO fails once (not retried), GO reads back clear.
+        board.bus.injectError(.transfer(bus: "sim", address: 0x5A, errno: .ioError), onTransfer: 2)
         XCTAssertThrowsError(try actuator.play(effects: [.effect(1), .effect(2), .effect(3)]))
         XCTAssertEqual(Array(board.bus.registerTrace.suffix(4)), ["GO←0x01!", "GO?", "GO←0x00", "RTP_INPUT←0x00"])
         XCTAssertEqual(board.chip.register(0x0C), 0)
+    }
+
+    /// Loading the slots again is harmless, so a load that failed transiently is retried whole.
+    func testAFailedLoadIsRetriedBeforeGo() throws {
+        let (board, actuator) = makeActuator()
+        try actuator.prepare(for: .romSequence)
+        board.bus.clearLog()
+        board.bus.injectError(.transfer(bus: "sim", address: 0x5A, errno: .ioError), onTransfer: 1)
+        try actuator.play(effects: [.effect(14), .wait(.milliseconds(20)), .effect(1)])
+        XCTAssertEqual(board.bus.registerTrace, ["WAV_FRM_SEQ1←0x0E,0x82,0x01,0x00!", "WAV_FRM_SEQ1←0x0E,0x82,0x01,0x00", "GO←0x01"])
+        XCTAssertEqual((0x04...0x07).map { board.chip.register(UInt8($0)) }, [0x0E, 0x82, 0x01, 0x00])
     }
 
     func testWhenTheBusIsDeadTheOutputIsStoppedByDroppingEN() throws {

@@ -396,7 +396,8 @@ final class DRV2605DriverTests: XCTestCase {
         try driver.setMode(.internalTrigger, standby: false)
         board.bus.clearLog()
         try driver.play([.effect(1), .wait(.milliseconds(100)), .effect(47)])
-        XCTAssertEqual(board.bus.registerTrace, ["WAV_FRM_SEQ1←0x01", "WAV_FRM_SEQ2←0x8A", "WAV_FRM_SEQ3←0x2F", "WAV_FRM_SEQ4←0x00", "GO←0x01"])
+        XCTAssertEqual(board.bus.registerTrace, ["WAV_FRM_SEQ1←0x01,0x8A,0x2F,0x00", "GO←0x01"], "the slots in one write, the pointer advancing")
+        XCTAssertEqual((0x04...0x08).map { board.chip.register(UInt8($0)) }, [0x01, 0x8A, 0x2F, 0x00, 0x00])
         XCTAssertTrue(try driver.isRunning())
         let length = DRV2605Model.estimatedDuration(ofEffect: 1) + .milliseconds(100) + DRV2605Model.estimatedDuration(ofEffect: 47)
         board.clock.advance(by: length + .milliseconds(1))
@@ -404,7 +405,7 @@ final class DRV2605DriverTests: XCTestCase {
         XCTAssertTrue(board.chip.drive.changes.contains { $0.amplitude != 0 })
 
         let eight = Array(repeating: SequencerStep.effect(1), count: 8)
-        XCTAssertEqual(try DRV2605Sequence(eight).writes.count, 8)
+        XCTAssertEqual(try DRV2605Sequence(eight).slotValues, Array(repeating: 1, count: 8), "a full sequencer has no terminating slot")
         XCTAssertThrowsError(try driver.play(Array(repeating: .effect(1), count: 9))) { error in
             XCTAssertEqual(error as? DRV2605Error, .invalidSequence(.tooManySteps(9)))
         }

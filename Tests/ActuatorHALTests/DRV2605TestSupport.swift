@@ -15,14 +15,15 @@ extension SimulatedBoard {
 }
 
 extension SimulatedI2CBus {
-    /// The log as register accesses: `MODE←0x00` for a write, `STATUS?` for a read, with `!` for a
-    /// failed transfer; anything else verbatim.
+    /// The log as register accesses: `MODE←0x00` for a write, `WAV_FRM_SEQ1←0x01,0x00` for a
+    /// write of consecutive registers, `STATUS?` for a read, with `!` for a failed transfer;
+    /// anything else verbatim.
     var registerTrace: [String] {
         log.map { entry in
             let failed = entry.error == nil ? "" : "!"
             let operations = entry.operations
-            if operations.count == 1, case .write(let bytes) = operations[0], bytes.count == 2 {
-                return name(of: bytes[0]) + "←" + hex(bytes[1]) + failed
+            if operations.count == 1, case .write(let bytes) = operations[0], bytes.count >= 2 {
+                return name(of: bytes[0]) + "←" + bytes.dropFirst().map(hex).joined(separator: ",") + failed
             }
             if operations.count == 2, case .write(let bytes) = operations[0], bytes.count == 1, operations[1] == .read(count: 1) {
                 return name(of: bytes[0]) + "?" + failed

@@ -39,11 +39,13 @@ final class EngineRig {
     }
 
     /// Register writes `register ← value` that reached the chip, with the instant each completed.
+    /// A write of consecutive registers (the sequencer's slots) counts for each register it
+    /// reaches, as the chip's register pointer advances.
     func writes(to register: UInt8) -> [(end: MonotonicInstant, value: UInt8)] {
         board.bus.log.compactMap { entry in
             guard entry.error == nil, entry.operations.count == 1, case .write(let bytes) = entry.operations[0],
-                  bytes.count == 2, bytes[0] == register else { return nil }
-            return (entry.time + oneWrite, bytes[1])
+                  let first = bytes.first, register >= first, Int(register - first) + 1 < bytes.count else { return nil }
+            return (entry.time + oneWrite, bytes[Int(register - first) + 1])
         }
     }
 

@@ -6,9 +6,10 @@ import XCTest
 final class ScriptedI2CBusTests: XCTestCase {
     private let chip: I2CAddress = 0x5A
 
-    func testADRV2605SequenceIsItsSlotWritesThenGo() throws {
+    /// The slots and the terminating slot in one write from WAV_FRM_SEQ1 (the pointer advances), then GO.
+    func testADRV2605SequenceIsOneWriteOfItsSlotsThenGo() throws {
         let bus = ScriptedI2CBus(expecting: [
-            .write(chip, [0x04, 1]), .write(chip, [0x05, 47]), .write(chip, [0x06, 0]),
+            .write(chip, [0x04, 1, 47, 0]),
             .write(chip, [0x0C, 1]),
         ])
         let driver = DRV2605(bus: bus, clock: VirtualClock())

@@ -1,7 +1,7 @@
 extension DRV2605 {
-    /// Loads up to eight steps into the sequencer (terminated by a 0 slot when shorter).
+    /// Loads up to eight steps into the sequencer (terminated by a 0 slot when shorter), in one write.
     public func load(_ sequence: DRV2605Sequence) throws(DRV2605Error) {
-        try write(sequence.writes)
+        try writeConsecutive(from: .waveformSequence1, sequence.slotValues)
     }
 
     /// Validates, loads and starts `steps` (the chip must be out of standby in internal-trigger mode).

@@ -101,11 +101,17 @@ public final class DRV2605 {
         .nanoseconds(accessNanoseconds.read * Int64(reads) + accessNanoseconds.write * Int64(writes))
     }
 
+    /// Wire time of loading `slots` consecutive sequencer slots in one write (`load(_:)`).
+    public func wireTime(loadingSlots slots: Int) -> Duration {
+        .nanoseconds(accessNanoseconds.write + accessNanoseconds.eachFurtherByte * Int64(slots - 1))
+    }
+
     /// The bus's wire time of one register read and one register write, asked once: budgets and
     /// leads need them on every player start, and asking builds a transaction's arrays.
     private lazy var accessNanoseconds = (
         read: bus.wireTime(of: Self.readOperations(.status)).nanoseconds,
-        write: bus.wireTime(of: Self.writeOperations(.status, 0)).nanoseconds
+        write: bus.wireTime(of: Self.writeOperations(.status, 0)).nanoseconds,
+        eachFurtherByte: bus.wireTime(of: [.write([0, 0, 0])]).nanoseconds - bus.wireTime(of: Self.writeOperations(.status, 0)).nanoseconds
     )
 
     /// Reads one register; transient bus errors are retried (a read has no side effects).
@@ -128,6 +134,15 @@ public final class DRV2605 {
     /// Writes each of `writes` in order.
     public func write(_ writes: [DRV2605RegisterWrite]) throws(DRV2605Error) {
         for write in writes { try writeRegister(write.register, write.value) }
+    }
+
+    /// Writes `values` to `register` and the registers after it in one transaction: the chip's
+    /// register pointer advances after each byte (datasheet, "multiple-byte write operations").
+    /// Retried on transient errors, as a configuration write: the same values twice are harmless.
+    public func writeConsecutive(from register: DRV2605Register, _ values: [UInt8]) throws(DRV2605Error) {
+        try access(register, retryingTransientErrors: true) { () throws(I2CError) in
+            try self.bus.write(address: self.address, [register.rawValue] + values)
+        }
     }
 
     private func writeRegister(_ register: DRV2605Register, _ value: UInt8, retryingTransientErrors: Bool) throws(DRV2605Error) {

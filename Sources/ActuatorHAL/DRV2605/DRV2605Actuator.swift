@@ -95,7 +95,10 @@ public final class DRV2605Actuator: Actuator {
             amplitudeSteps: input.ratedSteps,
             // The rated share of full scale RTP uses holds for the ROM effects too: in open loop
             // both are scaled to the overdrive clamp.
-            romLevelLimit: Double(input.ratedSteps) / Double(input.fullScaleSteps)
+            romLevelLimit: Double(input.ratedSteps) / Double(input.fullScaleSteps),
+            // The slots in one write (`DRV2605.load`), then GO.
+            romTriggerCost: ROMTriggerCost(fixed: driver.wireTime(loadingSlots: 0) + driver.wireTime(writes: 1),
+                                           perSlot: driver.wireTime(loadingSlots: 1) - driver.wireTime(loadingSlots: 0))
         )
     }
 

@@ -39,10 +39,11 @@ public final class DRV2605BackToBackStart: ActuatorSynchronizer {
         }
     }
 
-    /// Per chip the sequencer writes (slots and the terminating slot) and its start write, at the
-    /// slowest member's bus speed (a channel's wire time includes its switch select).
+    /// Per chip the sequencer's load (slots and the terminating slot, one write) and its start
+    /// write, at the slowest member's bus speed (a channel's wire time includes its switch select).
     public func startCost(effects: Int, actuators count: Int) -> Duration {
-        let perChip = members.map { $0.driver.wireTime(writes: min(effects + 1, 8) + 1) }.max() ?? .zero
+        let slots = DRV2605Sequence.slotsLoaded(steps: effects)
+        let perChip = members.map { $0.driver.wireTime(loadingSlots: slots) + $0.driver.wireTime(writes: 1) }.max() ?? .zero
         return perChip * count
     }
 }

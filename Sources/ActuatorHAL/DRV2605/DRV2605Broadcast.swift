@@ -95,12 +95,14 @@ public final class DRV2605Broadcast: ActuatorSynchronizer {
         }
     }
 
-    /// Per chip a switch select and the sequencer writes (slots and the terminating slot), then a
-    /// select of every channel and the broadcast write.
+    /// Per chip a switch select and the sequencer's load (slots and the terminating slot, one
+    /// write), then a select of every channel and the broadcast write.
     public func startCost(effects: Int, actuators count: Int) -> Duration {
         let select = mux.parent.wireTime(of: [.write([0])])
         let write = mux.parent.wireTime(of: DRV2605.writeOperations(.go, 1))
-        return (select + write * min(effects + 1, 8)) * count + select + write
+        let slots = [UInt8](repeating: 0, count: DRV2605Sequence.slotsLoaded(steps: effects))
+        let load = mux.parent.wireTime(of: [.write([DRV2605Register.waveformSequence1.rawValue] + slots)])
+        return (select + load) * count + select + write
     }
 
     /// One write to 0x58 with every chip's channel connected.

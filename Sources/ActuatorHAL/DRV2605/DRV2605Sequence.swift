@@ -63,12 +63,16 @@ public struct DRV2605Sequence: Sendable, Hashable {
         do { return try DRV2605Sequence(steps) } catch { throw .invalidSequence(error) }
     }
 
-    /// The register writes that load this sequence: every step, then a 0 terminator when slots remain.
-    public var writes: [DRV2605RegisterWrite] {
-        var writes = zip(DRV2605Register.waveformSequence, bytes).map { DRV2605RegisterWrite($0, $1) }
-        if bytes.count < Self.slotCount {
-            writes.append(DRV2605RegisterWrite(DRV2605Register.waveformSequence[bytes.count], 0))
-        }
-        return writes
+    /// What loading this sequence writes from WAV_FRM_SEQ1 on, in one transaction
+    /// (`DRV2605.load(_:)`): every step, then a 0 terminator when slots remain. The register
+    /// pointer advances after each byte and WAV_FRM_SEQ1–8 are consecutive, so a click's load is
+    /// one transaction (the chip's address, WAV_FRM_SEQ1's, the effect, the terminator), not two
+    /// (address, register, value each): at 100 kHz, a Raspberry Pi's default, 380 µs of bus
+    /// before GO instead of 580.
+    public var slotValues: [UInt8] {
+        bytes.count < Self.slotCount ? bytes + [0] : bytes
     }
+
+    /// The sequencer slots a load writes: the steps and the terminating slot when slots remain.
+    public static func slotsLoaded(steps: Int) -> Int { min(steps + 1, slotCount) }
 }

@@ -62,10 +62,12 @@ final class ActuatorChannel {
     /// A ROM trigger was issued and nothing has stopped it since: the chip may still be playing.
     var sequenceMayRun = false
     @exclusivity(unchecked) var driveGuard: ContinuousDriveGuard
-    /// The bus time of one register write and of a stop, read once: an actuator's capabilities are
-    /// computed afresh on every read, and neither changes while the bus stays the same.
+    /// The bus time of one register write, of a stop and of a ROM start, read once: an
+    /// actuator's capabilities are computed afresh on every read, and none changes while the bus
+    /// stays the same.
     private let writeCost: Duration
     private let stopCost: Duration
+    private let romTriggerCost: ROMTriggerCost
     /// The status poll's expected bus cost, the seed of its learned lead: three writes' time, what
     /// a DRV2605's look while it plays takes (STATUS with MODE in one read, then GO).
     let statusReadCost: Duration
@@ -87,6 +89,7 @@ final class ActuatorChannel {
         mixer = AmplitudeMixer(signed: capabilities.supportsSignedAmplitude)
         driveGuard = ContinuousDriveGuard(limit: engineActuator.maximumContinuousDrive)
         writeCost = capabilities.amplitudeUpdateCost
+        romTriggerCost = capabilities.romTriggerCost
         statusReadCost = capabilities.amplitudeUpdateCost * 3
         stopCost = actuator.stopLead
         keys = ChannelCommandKeys(actuator: name)
@@ -150,10 +153,10 @@ final class ActuatorChannel {
         }
     }
 
-    /// One write per sequencer slot, the terminating slot when the sequencer is not full, and GO.
+    /// Loading the sequencer slots (the steps, and the terminating slot when the sequencer is not
+    /// full) and the start, as the actuator costs them.
     private func triggerCost(steps: Int) -> Duration {
-        // In nanoseconds: multiplying a Duration goes through 128-bit arithmetic.
-        .nanoseconds(writeCost.nanoseconds * Int64(min(steps + 1, ChannelCommandKeys.preparedTriggerLengths) + 1))
+        .nanoseconds(romTriggerCost.nanoseconds(slots: min(steps + 1, ChannelCommandKeys.preparedTriggerLengths)))
     }
 
     /// How the scheduler treats a command: clicks are transients (dropped when stale), amplitude

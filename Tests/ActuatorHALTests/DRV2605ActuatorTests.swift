@@ -177,6 +177,18 @@ final class DRV2605ActuatorTests: XCTestCase {
         XCTAssertEqual((0x04...0x07).map { board.chip.register(UInt8($0)) }, [0x0E, 0x82, 0x01, 0x00])
     }
 
+    /// What a trigger is expected to cost is the wire time of what it writes: the slots in one write, then GO.
+    func testATriggersExpectedCostIsItsLoadAndGo() throws {
+        let (board, actuator) = makeActuator()
+        let go = board.bus.wireTime(of: [.write([0x0C, 1])])
+        XCTAssertGreaterThan(go, .zero, "a bus with a speed")
+        for steps in [1, 3, 7, 8] {
+            let slots = [UInt8](repeating: 1, count: DRV2605Sequence.slotsLoaded(steps: steps))
+            let written = board.bus.wireTime(of: [.write([0x04] + slots)]) + go
+            XCTAssertEqual(actuator.capabilities.romTriggerCost.nanoseconds(slots: slots.count), written.nanoseconds, "\(steps) steps")
+        }
+    }
+
     func testWhenTheBusIsDeadTheOutputIsStoppedByDroppingEN() throws {
         let (board, actuator) = makeActuator()
         try actuator.setAmplitude(0.8)

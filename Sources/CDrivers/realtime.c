@@ -9,6 +9,8 @@
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -161,4 +163,26 @@ void hb_deadline_sleeper_close(int timer_fd, int wake_fd) {
 uint64_t hb_malloc_heap_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return (uint64_t)info.uordblks + (uint64_t)info.hblkhd;
+}
+
+int hb_malloc_arena_count(void) {
+    char *text = NULL;
+    size_t size = 0;
+    FILE *stream = open_memstream(&text, &size);
+    if (stream == NULL) return -1;
+    int failed = malloc_info(0, stream);
+    fclose(stream);
+    int count = -1;
+    if (failed == 0) {
+        /* One <heap nr="N"> element per arena, the main one included. */
+        count = 0;
+        for (const char *at = text; (at = strstr(at, "<heap nr=")) != NULL; at++) count++;
+    }
+    free(text);
+    return count;
+}
+
+int hb_malloc_limit_arenas(int count) {
+    /* mallopt returns 1 on success and 0 on error, and sets no errno. */
+    return mallopt(M_ARENA_MAX, count) == 1 ? 0 : EINVAL;
 }

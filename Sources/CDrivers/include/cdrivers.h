@@ -258,6 +258,11 @@ int hb_rt_priority_limit(uint64_t *soft_limit);
 /* Bytes the malloc heap has handed out and not had back, over every arena (mallinfo2's uordblks +
  * hblkhd): beside the resident size it tells a leak (this grows) from freed pages kept (it does not). */
 uint64_t hb_malloc_heap_in_use(void);
+/* Caps the arenas malloc may create (M_ARENA_MAX) for threads that allocate at once; threads
+ * beyond them share. Arenas already made stay. 0, or EINVAL where the allocator refuses. */
+int hb_malloc_limit_arenas(int count);
+/* The arenas malloc has made so far, the main one included (from malloc_info); -1 on failure. */
+int hb_malloc_arena_count(void);
 
 /* ---------------------------------------------------------------- Interruptible absolute sleep */
 

@@ -56,6 +56,8 @@ struct ServiceBench {
     }
 
     func run(progress: (String) -> Void) async throws -> Figures {
+        // As `serve` does; the bench's clients share the process, and so its arenas.
+        MallocHeap.limitArenas(to: MallocHeap.serviceArenaLimit, environment: ProcessInfo.processInfo.environment)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hb-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

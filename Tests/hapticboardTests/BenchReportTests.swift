@@ -48,6 +48,7 @@ final class BenchReportTests: XCTestCase {
         let figures = ServiceBench.Figures(
             socketTrigger: row("socket", 600, 900), webSocketTrigger: row("websocket", 300, 0.5),
             webSocketTriggerThroughClientLibrary: row("websocket client", 360, 480), directStart: row("direct", 120, 0.4),
+            hostWakeUp: row("host", 80, 150),
             sustainedTriggers: 1_000, sustainedSeconds: 1, triggersPerSecond: 1_000, lost: 0, errors: 0,
             residentAfterFirst10kMebibytes: 60, residentAtEndMebibytes: 61, heapAfterFirst10kMebibytes: 20, heapAtEndMebibytes: 2,
             idleCPUPercent: 0.1
@@ -58,6 +59,8 @@ final class BenchReportTests: XCTestCase {
         XCTAssertTrue(lines[2].hasSuffix("p50 2.5× the direct path"), "\(lines[2])")
         XCTAssertTrue(lines[3].hasSuffix("p50 3×, p99 ≥ 480× the direct path"), "\(lines[3])")
         XCTAssertFalse(lines[4].contains("the direct path"), "the peer is not set beside itself")
+        XCTAssertFalse(lines[5].contains("the direct path"), "the host's wake-up is not a trigger")
+        XCTAssertTrue(lines[6].hasSuffix("p50 600.0 µs, the host's wake-up is 80.0 µs: 520.0 µs are the service's"), "\(lines[6])")
         XCTAssertTrue(lines.contains { $0.contains("60.0 MiB after the first 10,000 triggers, 61.0 MiB at the end (+1.7 %)") }, "\(lines)")
 
         // A run shorter than 10,000 triggers has no first reading: no growth, rather than +6,100,000 %.

@@ -13,7 +13,8 @@ import Glibc
 /// `bench --service`: the service in this process on the sim board's chip behind a zero-cost bus,
 /// its API on a Unix socket and a loopback TCP listener, measured the way clients use it:
 /// (a) a trigger over the socket (one kept-alive connection) → the first bus write of it, beside
-/// the direct engine path (`player.start`) in the same run; (b) a WebSocket trigger → first write,
+/// the direct engine path (`player.start`) and the host's own Unix-socket wake-up
+/// (`UnixSocketWakeUp`, the floor no service goes below) in the same run; (b) a WebSocket trigger → first write,
 /// from the client's write(2) of its frame, and the same through Hummingbird's WebSocket client;
 /// (c) sustained triggers from 50 concurrent clients: rate, lost, errors, and the resident memory
 /// and the malloc heap in use after the first 10,000 triggers and at the end; (d) the service's CPU
@@ -41,6 +42,8 @@ struct ServiceBench {
         /// the client's hop to its own event loop before the frame is written is counted too.
         var webSocketTriggerThroughClientLibrary: BenchReport.OverheadRow
         var directStart: BenchReport.OverheadRow
+        /// The host's floor for a socket trigger (`UnixSocketWakeUp`), with the same pauses.
+        var hostWakeUp: BenchReport.OverheadRow
         var sustainedTriggers: Int
         var sustainedSeconds: Double
         var triggersPerSecond: Double
@@ -109,6 +112,9 @@ struct ServiceBench {
             try clock.sleep(for: Self.settle)
         }
 
+        progress("bench: the host's own Unix-socket wake-up, \(samples) writes…")
+        let hostWakeUp = try UnixSocketWakeUp(clock: clock, samples: samples, pause: Self.settle).run()
+
         progress("bench: (b) WebSocket trigger → first bus write, \(samples) triggers, then as many through a client library…")
         let webSocket = try webSocketTriggers(port: port, bus: bus)
         let webSocketThroughClient = try await webSocketTriggersThroughClientLibrary(port: port, bus: bus)
@@ -129,6 +135,7 @@ struct ServiceBench {
             webSocketTrigger: Self.row("WebSocket trigger → first bus write", webSocket),
             webSocketTriggerThroughClientLibrary: Self.row("  the same through Hummingbird's WebSocket client", webSocketThroughClient),
             directStart: Self.row("player.start(atTime: 0) → first bus write (direct engine path)", direct),
+            hostWakeUp: Self.row("the host's own: Unix-socket write → a thread in poll(2) reads it", hostWakeUp),
             sustainedTriggers: load.sent, sustainedSeconds: load.seconds, triggersPerSecond: Double(load.sent) / load.seconds,
             lost: load.lost, errors: load.errors,
             residentAfterFirst10kMebibytes: load.after10k.resident, residentAtEndMebibytes: end.resident,
@@ -214,7 +221,7 @@ struct ServiceBench {
     static func text(_ figures: Figures) -> String {
         var lines = ["service (sim DRV2605L on a zero-cost bus, in this process):"]
         let peer = figures.directStart
-        for (row, isTrigger) in [(figures.socketTrigger, true), (figures.webSocketTrigger, true), (figures.webSocketTriggerThroughClientLibrary, true), (peer, false)] {
+        for (row, isTrigger) in [(figures.socketTrigger, true), (figures.webSocketTrigger, true), (figures.webSocketTriggerThroughClientLibrary, true), (peer, false), (figures.hostWakeUp, false)] {
             // Each trigger beside the direct path measured in the same run: the machine-independent figure.
             let ratios = !isTrigger ? "" : [("p50", row.p50Microseconds, peer.p50Microseconds), ("p99", row.p99Microseconds, peer.p99Microseconds)]
                 .compactMap { name, ours, theirs in Ratio.of(ours, over: theirs, resolution: 1).map { "\(name) \($0.text)" } }
@@ -222,6 +229,8 @@ struct ServiceBench {
             let beside = ratios.isEmpty ? "" : "   \(ratios) the direct path"
             lines.append(String(format: "  %@ p50 %7.1f µs   p99 %7.1f µs   max %8.1f µs   (%d)%@", row.method.padding(toLength: 66, withPad: " ", startingAt: 0), row.p50Microseconds, row.p99Microseconds, row.maxMicroseconds, row.samples, beside))
         }
+        // No service answers sooner than its event loop is woken: the rest of a trigger is the service's.
+        lines.append(String(format: "  of a socket trigger's p50 %.1f µs, the host's wake-up is %.1f µs: %.1f µs are the service's", figures.socketTrigger.p50Microseconds, figures.hostWakeUp.p50Microseconds, figures.socketTrigger.p50Microseconds - figures.hostWakeUp.p50Microseconds))
         lines.append(String(format: "  sustained: %d triggers from %d clients in %.1f s = %.0f triggers/s; lost %d, errors %d", figures.sustainedTriggers, clients, figures.sustainedSeconds, figures.triggersPerSecond, figures.lost, figures.errors))
         // Growth needs the reading after the first 10,000, which a shorter run (--service-triggers) never takes.
         if figures.residentAfterFirst10kMebibytes > 0 {

@@ -30,7 +30,9 @@ struct BenchCommand: ParsableCommand {
         seconds.
 
         --service measures only the service: a trigger over its Unix socket (one kept-alive \
-        connection) and over WebSocket until the first bus write, beside the direct engine path; \
+        connection) and over WebSocket until the first bus write, beside the direct engine path \
+        and the host's own wake-up of a thread waiting on a Unix socket (the floor of any socket \
+        trigger); \
         --service-triggers sustained triggers from 50 concurrent clients (rate, lost, errors, \
         resident memory and malloc heap in use after the first 10,000 and at the end); its idle \
         CPU. With --load N.

@@ -78,7 +78,24 @@ public enum JSONString {
     /// `text` quoted: quote, backslash and control characters escaped (`\n`, `\u001f`), everything
     /// else — slashes and non-ASCII included — written as is.
     public static func quoted(_ text: String) -> String {
-        var result = "\""
+        var result = ""
+        append(text, to: &result)
+        return result
+    }
+
+    /// `quoted(text)` appended to `result`. Text with nothing to escape, a name or an actuator's
+    /// usually, is appended whole rather than a scalar at a time.
+    public static func append(_ text: String, to result: inout String) {
+        result.append("\"")
+        if text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            appendEscaping(text, to: &result)
+        } else {
+            result.append(text)
+        }
+        result.append("\"")
+    }
+
+    private static func appendEscaping(_ text: String, to result: inout String) {
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": result += "\\\""
@@ -94,6 +111,5 @@ public enum JSONString {
             default: result.unicodeScalars.append(scalar)
             }
         }
-        return result + "\""
     }
 }

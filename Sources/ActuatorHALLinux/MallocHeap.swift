@@ -22,7 +22,7 @@ public enum MallocHeap {
     public static let serviceArenaLimit = 2
 
     /// What `limitArenas(to:)` did.
-    public enum ArenaLimit: Equatable, Sendable {
+    public enum ArenaLimit: Equatable, Sendable, CustomStringConvertible {
         /// The allocator makes no more than this many arenas from now on.
         case applied(Int)
         /// The environment chose (`MALLOC_ARENA_MAX`, or `GLIBC_TUNABLES` naming
@@ -30,6 +30,14 @@ public enum MallocHeap {
         case leftToEnvironment
         /// The allocator refused the count (not 1 or more).
         case refused(Int)
+
+        public var description: String {
+            switch self {
+            case .applied(let count): "at most \(count)"
+            case .leftToEnvironment: "as the environment sets them (MALLOC_ARENA_MAX or GLIBC_TUNABLES)"
+            case .refused(let count): "unlimited: the allocator refused a limit of \(count)"
+            }
+        }
     }
 
     /// Caps the arenas the allocator creates from now on, unless the environment already set

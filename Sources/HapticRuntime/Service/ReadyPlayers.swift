@@ -55,9 +55,11 @@ struct ReadyPlayers {
     }
 
     /// Takes kept players for `key` whose programs are still current; drops those that are not.
+    /// The key is hashed once (it hashes the content's text or names; each `kept[key]` hashed it again).
     mutating func take(_ key: Key) -> Prepared? {
-        while let prepared = kept[key]?.popLast() {
-            if kept[key]?.isEmpty == true { kept[key] = nil }
+        guard let index = kept.index(forKey: key) else { return nil }
+        defer { if kept.values[index].isEmpty { kept.remove(at: index) } }
+        while let prepared = kept.values[index].popLast() {
             if prepared.players.allSatisfy(\.compiledProgramsAreCurrent) { return prepared }
         }
         return nil

@@ -13,9 +13,9 @@ public enum MallocHeap {
         return count >= 0 ? Int(count) : nil
     }
 
-    /// The arenas a long-running service allows itself. glibc gives each thread that finds the
-    /// others' arenas busy one of its own, up to eight per core, and each keeps the pages freed
-    /// after its busiest moment: over a million service triggers on a 2-core machine that was
+    /// The arenas a long-running service allows itself. glibc gives threads arenas of their own
+    /// as they first allocate, up to eight per core, and each keeps the pages freed after its
+    /// busiest moment: over a million service triggers on a 2-core machine that was
     /// 10–13 % more resident memory with the heap in use halved, and 6 % with two arenas
     /// (docs/service.md). The service's threads rarely allocate at once (the timing path does
     /// not allocate), so two arenas cost it no waiting worth measuring.

@@ -14,8 +14,9 @@ import Glibc
 /// its API on a Unix socket and a loopback TCP listener, measured the way clients use it:
 /// (a) a trigger over the socket (one kept-alive connection) → the first bus write of it, beside
 /// the direct engine path (`player.start`) and the host's own Unix-socket wake-up
-/// (`UnixSocketWakeUp`, the floor no service goes below) in the same run; (b) a WebSocket trigger → first write,
-/// from the client's write(2) of its frame, and the same through Hummingbird's WebSocket client;
+/// (`UnixSocketWakeUp`, the floor no service goes below) in the same run; (b) a WebSocket
+/// trigger → first write, from the client's write(2) of its frame, and the same through
+/// Hummingbird's WebSocket client;
 /// (c) sustained triggers from 50 concurrent clients: rate, lost, errors, and the resident memory
 /// and the malloc heap in use after the first 10,000 triggers and at the end; (d) the service's CPU
 /// while idle.

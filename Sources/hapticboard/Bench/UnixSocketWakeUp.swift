@@ -9,9 +9,9 @@ import Glibc
 /// The host's own part of a socket trigger, measured beside it: a write on a Unix stream socket →
 /// a thread blocked in `poll` on the other end has read it, the pause before each write the same
 /// as the triggers'. NIO's event loop blocks in `epoll_wait` and is woken the same way (the
-/// socket's wait queue), so no service can answer a trigger sooner than this; what a trigger takes beyond it is the service's (HTTP, the play, the write).
-/// On a virtual machine whose other CPU halts while idle this wake-up alone is tens of
-/// microseconds.
+/// socket's wait queue), so no service can answer a trigger sooner than this; what a trigger
+/// takes beyond it is the service's (HTTP, the play, the write). On a virtual machine whose other
+/// CPU halts while idle this wake-up alone is tens of microseconds.
 struct UnixSocketWakeUp {
     let clock: SystemMonotonicClock
     let samples: Int

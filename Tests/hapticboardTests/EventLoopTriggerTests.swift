@@ -81,13 +81,16 @@ final class EventLoopTriggerTests: XCTestCase {
 
     /// The answer as compared: the status line and headers but the values of `Date` and
     /// `Content-Length`, and the body with every player and client id as `N`.
-    /// The `Date` must be the answer's second's (the event loop's is kept for a second per connection).
+    /// The `Date` must be the answer's second's or the one before: Hummingbird, which answers
+    /// what the event loop does not take on either listener, keeps its `Date` in a cache a timer
+    /// refreshes once a second, not at the second's turn, so its `Date` can name the second before
+    /// (a run answered at 09:36:23 with 09:36:22); the event loop's own reads the time per answer.
     private func answer(to request: String, on connection: RawHTTPConnection) throws -> String {
         let sent = time(nil)
         try connection.send(raw: request)
         // Past an interim `100 Continue` to the final answer.
         while try connection.readResponse() == 100 {}
-        let seconds = (sent...time(nil)).map { "date: \(HTTPDate.text(of: $0))".lowercased() }
+        let seconds = ((sent - 1)...time(nil)).map { "date: \(HTTPDate.text(of: $0))".lowercased() }
         XCTAssertTrue(connection.lastHead.split(separator: "\r\n").contains { seconds.contains($0.lowercased()) }, "\(connection.lastHead) has no Date of \(seconds)")
         // The length follows the ids' digits; that it is the body's is what reading the answer checked.
         let head = connection.lastHead.split(separator: "\r\n").map { line in

@@ -41,11 +41,3 @@ public final class TimerFDSleeper: InterruptibleSleeper, Sendable {
         _ = hb_deadline_sleeper_wake(wakeDescriptor)
     }
 }
-
-extension SystemMonotonicClock: InterruptibleSleepClock {
-    /// A `MonotonicConditionSleeper`: one futex wait per sleep where `TimerFDSleeper` makes four
-    /// system calls, which a 1 kHz stream pays every millisecond.
-    public func makeInterruptibleSleeper() throws -> any InterruptibleSleeper {
-        MonotonicConditionSleeper()
-    }
-}

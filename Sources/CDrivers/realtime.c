@@ -11,10 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <stdatomic.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -158,6 +161,53 @@ int hb_deadline_sleeper_wake(int wake_fd) {
 void hb_deadline_sleeper_close(int timer_fd, int wake_fd) {
     close(timer_fd);
     close(wake_fd);
+}
+
+/* ---------------------------------------------------------------- futex sleep on a wake word */
+
+/*
+ * The word's three states. Only the sleeping thread moves it out of PENDING or into WAITING; any
+ * thread moves it to PENDING. An interrupter makes a system call only when it finds WAITING.
+ */
+enum { HB_WAKE_IDLE = 0, HB_WAKE_PENDING = 1, HB_WAKE_WAITING = 2 };
+
+int hb_wake_word_sleep(uint32_t *word, int64_t deadline_ns, int *interrupted) {
+    _Atomic uint32_t *state = (_Atomic uint32_t *)word;
+    *interrupted = 0;
+    uint32_t expected = HB_WAKE_IDLE;
+    if (!atomic_compare_exchange_strong(state, &expected, HB_WAKE_WAITING)) {
+        /* PENDING: an interrupt sent while nobody slept ends this sleep at once. */
+        atomic_store(state, HB_WAKE_IDLE);
+        *interrupted = 1;
+        return 0;
+    }
+    /* Absolute on CLOCK_MONOTONIC: FUTEX_WAIT_BITSET without FUTEX_CLOCK_REALTIME. A deadline at or
+     * before the clock's origin is simply past. */
+    int64_t clamped = deadline_ns > 0 ? deadline_ns : 0;
+    struct timespec until = {.tv_sec = (time_t)(clamped / 1000000000), .tv_nsec = (long)(clamped % 1000000000)};
+    for (;;) {
+        long result = syscall(SYS_futex, word, FUTEX_WAIT_BITSET_PRIVATE, HB_WAKE_WAITING, &until, NULL, FUTEX_BITSET_MATCH_ANY);
+        int error = result == 0 ? 0 : errno;
+        if (error == 0 || error == EAGAIN || error == EINTR) {
+            /* Woken, or the word had already changed, or a signal: an interrupt leaves PENDING;
+             * anything else was spurious, and the wait goes on to the same deadline. */
+            if (atomic_load(state) != HB_WAKE_PENDING) continue;
+            atomic_store(state, HB_WAKE_IDLE);
+            *interrupted = 1;
+            return 0;
+        }
+        /* The deadline (ETIMEDOUT) or a refusal: leave WAITING; an interrupt that came meanwhile
+         * was sent for this sleep, and it has ended. */
+        if (atomic_exchange(state, HB_WAKE_IDLE) == HB_WAKE_PENDING) *interrupted = 1;
+        return error == ETIMEDOUT ? 0 : error;
+    }
+}
+
+void hb_wake_word_interrupt(uint32_t *word) {
+    _Atomic uint32_t *state = (_Atomic uint32_t *)word;
+    if (atomic_exchange(state, HB_WAKE_PENDING) == HB_WAKE_WAITING) {
+        (void)syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    }
 }
 
 uint64_t hb_malloc_heap_in_use(void) {

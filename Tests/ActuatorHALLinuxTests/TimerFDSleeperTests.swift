@@ -6,12 +6,7 @@ import XCTest
 /// interrupt that was lost would make a sleep return `false` (deadline reached) instead of `true`.
 final class TimerFDSleeperTests: XCTestCase {
     func testAnInterruptSentBeforeTheSleepEndsItAtOnceAndOnlyOnce() throws {
-        let clock = SystemMonotonicClock()
-        let sleeper = try clock.makeInterruptibleSleeper()
-        sleeper.interrupt()
-        sleeper.interrupt()
-        XCTAssertTrue(try sleeper.sleep(until: clock.now + .seconds(30)), "the pending interrupt ends the sleep")
-        XCTAssertFalse(try sleeper.sleep(until: clock.now), "interrupts do not pile up")
+        try assertInterruptsSentBeforeASleepEndOnlyIt(TimerFDSleeper())
     }
 
     func testAPastDeadlineReturnsAsReached() throws {

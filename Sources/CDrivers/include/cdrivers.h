@@ -276,6 +276,14 @@ int hb_deadline_sleeper_wait(int timer_fd, int wake_fd, int64_t deadline_ns, int
 int hb_deadline_sleeper_wake(int wake_fd);
 void hb_deadline_sleeper_close(int timer_fd, int wake_fd);
 
+/*
+ * The same sleep on a futex word (a zeroed uint32_t of the caller's, one sleeping thread at a time):
+ * one system call per sleep, and a wake costs one only when the thread sleeps. Returns 0 or an
+ * errno; *interrupted as above, and a wake sent while nobody waits ends the next wait at once.
+ */
+int hb_wake_word_sleep(uint32_t *word, int64_t deadline_ns, int *interrupted);
+void hb_wake_word_interrupt(uint32_t *word);
+
 /* ---------------------------------------------------------------- Stop steps: what stops a chip when no Swift code can run */
 
 /*

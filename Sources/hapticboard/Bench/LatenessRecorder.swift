@@ -11,18 +11,21 @@ final class LatenessRecorder: @unchecked Sendable {
     /// Guarded by `condition`.
     private var histogram = LatenessHistogram()
     private var late = 0
+    /// How many samples the waiting benchmark waits for: it is woken once, when they are in, not
+    /// at every sample, since its wake-ups would count as the measured method's CPU time.
+    private var wanted = Int.max
 
     /// A recorder; with `lateBeyond`, samples later than it are also counted.
     init(lateBeyond: Duration? = nil) {
         self.lateBeyond = lateBeyond
     }
 
-    /// Adds one sample and wakes a waiting benchmark.
+    /// Adds one sample; wakes the waiting benchmark when it is the last one it waits for.
     func record(_ lateness: Duration) {
         condition.lock()
         histogram.record(lateness)
         if let lateBeyond, lateness > lateBeyond { late += 1 }
-        condition.signal()
+        if histogram.count >= wanted { condition.signal() }
         condition.unlock()
     }
 
@@ -39,7 +42,11 @@ final class LatenessRecorder: @unchecked Sendable {
     /// Waits until `count` samples arrived or wall time reaches `giveUp`; false when it gave up.
     func waitForSamples(_ count: Int, giveUp: Date) -> Bool {
         condition.lock()
-        defer { condition.unlock() }
+        defer {
+            wanted = Int.max
+            condition.unlock()
+        }
+        wanted = count
         while histogram.count < count {
             guard condition.wait(until: giveUp) else { return histogram.count >= count }
         }

@@ -57,7 +57,7 @@ final class WebSocketTriggerHandler: ChannelDuplexHandler, RemovableChannelHandl
         guard !passesEverything else { return context.fireChannelRead(data) }
         switch frame.opcode {
         case .text where frame.fin && !frame.rsv1 && !frame.rsv2 && !frame.rsv3:
-            let object = try? JSONSerialization.jsonObject(with: Data(frame.unmaskedData.readableBytesView)) as? [String: Any]
+            let object = Self.object(in: frame.unmaskedData)
             let op = object?["op"] as? String
             if unanswered == 0, op == "play", let object, let session {
                 answer(object, session: session, context: context)
@@ -84,6 +84,13 @@ final class WebSocketTriggerHandler: ChannelDuplexHandler, RemovableChannelHandl
             break
         }
         context.write(data, promise: promise)
+    }
+
+    /// A text frame's JSON object, as the session reads it: the common shape without
+    /// `JSONSerialization` (`FlatJSONObject`), anything else with it.
+    static func object(in text: ByteBuffer) -> [String: Any]? {
+        if let object = text.withUnsafeReadableBytes(FlatJSONObject.read) { return object }
+        return try? JSONSerialization.jsonObject(with: Data(text.readableBytesView)) as? [String: Any]
     }
 
     private func answer(_ object: [String: Any], session: WebSocketSession, context: ChannelHandlerContext) {

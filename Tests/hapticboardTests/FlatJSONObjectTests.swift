@@ -1,0 +1,116 @@
+import Foundation
+import HapticRuntime
+import NIOCore
+import XCTest
+@testable import hapticboard
+
+/// `FlatJSONObject` reads a WebSocket `play` message without `JSONSerialization`; where it
+/// answers, the session must read from it exactly what it reads from `JSONSerialization`'s object.
+final class FlatJSONObjectTests: XCTestCase {
+    /// Messages of the shape it reads: strings, integers, booleans, one level.
+    static let taken = [
+        #"{"op": "play", "feedback": "impact", "style": "rigid"}"#,
+        #"{"op":"play","feedback":"notification","type":"success","id":"tap-1"}"#,
+        #" { "op" : "play" , "library" : "success" , "id" : 7 } "#,
+        #"{"op":"play","effect":47,"priority":3,"outlive":true}"#,
+        #"{"op":"play","effect":47,"outlive":false,"id":-12}"#,
+        #"{"op":"play","event":"button-pressed","profile":"quiet"}"#,
+        "{\"op\":\"play\",\"notation\":\"loud sharp\"}",
+        #"{"op":"play","feedback":"impact","style":"médium","id":"ключ"}"#,
+        #"{"op":"play","feedback":"impact","intensity":1}"#,
+        #"{"op":"play","feedback":"impact","intensity":0}"#,
+        // Refused by the session the same way whichever read them.
+        #"{"op":"play","effect":"47"}"#,
+        #"{"op":"play","effect":0}"#,
+        #"{"op":"play","effect":9223372036854775807}"#,
+        #"{"op":"play","priority":true,"effect":1}"#,
+        #"{"op":"play","outlive":1,"effect":1}"#,
+        #"{"op":"play","effect":1,"colour":"red"}"#,
+        #"{"op":"play"}"#,
+        #"{"op":"play","library":"a","event":"b"}"#,
+        #"{"op":"play","feedback":"impact","intensity":"loud"}"#,
+        #"{"op":"play","profile":"loud","event":"button-pressed"}"#,
+        #"{"op":"play","actuators":"left","effect":1}"#,
+        "{}",
+        #"{"":""}"#,
+    ]
+
+    /// Messages left to `JSONSerialization`.
+    static let left = [
+        #"{"op":"play","notation":"loud sharp\n. 0.1s\nsoft dull\n"}"#,
+        #"{"op":"play","feedback":"impact","intensity":0.5}"#,
+        #"{"op":"play","feedback":"impact","intensity":1e0}"#,
+        #"{"op":"play","feedback":"impact","intensity":1E0}"#,
+        #"{"op":"play","effect":-0}"#,
+        #"{"op":"play","effect":047}"#,
+        #"{"op":"play","effect":99999999999999999999}"#,
+        #"{"op":"play","actuators":["left"],"effect":1}"#,
+        #"{"op":"play","ahap":{"Pattern":[]}}"#,
+        #"{"op":"play","id":null,"effect":1}"#,
+        #"{"op":"play","effect":1,"effect":2}"#,
+        #"{"op":"play","effect":1,}"#,
+        #"{"op":"play" "effect":1}"#,
+        #"{"op":"play","effect":1}x"#,
+        #"{"op":"play","outlive":truth}"#,
+        #"["op","play"]"#,
+        "{\"op\":\"pl\tay\"}",
+        "",
+        "{",
+    ]
+
+    func testTheCommonShapesAreReadAndTheRestLeftToJSONSerialization() {
+        for text in Self.taken { XCTAssertNotNil(read(text), text) }
+        for text in Self.left { XCTAssertNil(read(text), text) }
+        // Not UTF-8: JSONSerialization refuses it; so must this reader, by leaving it.
+        XCTAssertNil([UInt8(ascii: "{"), UInt8(ascii: "\""), 0xFF, UInt8(ascii: "\""), UInt8(ascii: ":"), UInt8(ascii: "1"), UInt8(ascii: "}")].withUnsafeBytes(FlatJSONObject.read))
+    }
+
+    func testTheSessionReadsTheSameRequestFromEitherObject() throws {
+        for text in Self.taken {
+            let flat = try XCTUnwrap(read(text), text)
+            let reference = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+            XCTAssertEqual(Set(flat.keys), Set(reference.keys), text)
+            XCTAssertEqual(flat["op"] as? String, reference["op"] as? String, text)
+            XCTAssertEqual(id(flat), id(reference), text)
+            XCTAssertEqual(outcome(flat), outcome(reference), text)
+        }
+    }
+
+    func testValuesAreThoseJSONSerializationMakes() throws {
+        let object = try XCTUnwrap(read(#"{"s":"ä","i":-42,"t":true,"f":false}"#))
+        XCTAssertEqual(object["s"] as? String, "ä")
+        XCTAssertEqual(object["i"] as? Int, -42)
+        XCTAssertEqual(object["i"] as? Double, -42)
+        XCTAssertEqual(object["t"] as? Bool, true)
+        XCTAssertEqual(object["f"] as? Bool, false)
+    }
+
+    /// What the event-loop handler reads from a frame's buffer: the reader's object where it
+    /// answers, JSONSerialization's otherwise.
+    func testTheHandlerReadsEveryMessageEitherWay() throws {
+        for text in Self.taken + Self.left {
+            let handled = WebSocketTriggerHandler.object(in: ByteBuffer(string: text))
+            let reference = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            XCTAssertEqual(handled.map { Set($0.keys) }, reference.map { Set($0.keys) }, text)
+            if let handled, let reference { XCTAssertEqual(outcome(handled), outcome(reference), text) }
+        }
+    }
+
+    private func read(_ text: String) -> [String: Any]? {
+        Array(text.utf8).withUnsafeBytes(FlatJSONObject.read)
+    }
+
+    /// The request the session makes of a play message, or the refusal, as text.
+    private func outcome(_ object: [String: Any]) -> String {
+        do {
+            return "\(try WebSocketSession.playRequest(object))"
+        } catch {
+            return "refused: \(error)"
+        }
+    }
+
+    private func id(_ object: [String: Any]) -> String? {
+        guard let value = object["id"].flatMap(JSONValue.init) else { return nil }
+        return String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+    }
+}

@@ -85,15 +85,20 @@ final class FlatJSONObjectTests: XCTestCase {
         XCTAssertEqual(object["f"] as? Bool, false)
     }
 
-    /// What the event-loop handler reads from a frame's buffer: the reader's object where it
-    /// answers, JSONSerialization's otherwise.
-    func testTheHandlerReadsEveryMessageEitherWay() throws {
+    /// What the event-loop handler reads from a frame's buffer and the session from a message's
+    /// text: the reader's object where it answers, JSONSerialization's otherwise, which throws
+    /// for text that is not JSON.
+    func testTheHandlerAndTheSessionReadEveryMessageEitherWay() throws {
         for text in Self.taken + Self.left {
-            let handled = WebSocketTriggerHandler.object(in: ByteBuffer(string: text))
             let reference = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-            XCTAssertEqual(handled.map { Set($0.keys) }, reference.map { Set($0.keys) }, text)
-            if let handled, let reference { XCTAssertEqual(outcome(handled), outcome(reference), text) }
+            let handled = WebSocketTriggerHandler.object(in: ByteBuffer(string: text))
+            let session = try? WebSocketSession.object(in: text)
+            for object in [handled, session] {
+                XCTAssertEqual(object.map { Set($0.keys) }, reference.map { Set($0.keys) }, text)
+                if let object, let reference { XCTAssertEqual(outcome(object), outcome(reference), text) }
+            }
         }
+        XCTAssertThrowsError(try WebSocketSession.object(in: #"{"op":"play","effect":"#))
     }
 
     private func read(_ text: String) -> [String: Any]? {

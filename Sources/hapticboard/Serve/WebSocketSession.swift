@@ -56,7 +56,7 @@ struct WebSocketSession {
     private func handle(_ text: String, subscription: Subscription) -> String {
         var id: JSONValue?
         do {
-            guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            guard let object = try Self.object(in: text) else {
                 throw ServiceError(.invalidRequest, "expected a JSON object", pointer: "")
             }
             id = object["id"].flatMap(JSONValue.init)
@@ -83,6 +83,14 @@ struct WebSocketSession {
         } catch {
             return Self.errorReply(error, id: id)
         }
+    }
+
+    /// A message's JSON object: the common shape without `JSONSerialization` (`FlatJSONObject`),
+    /// anything else with it, which throws for text that is not JSON.
+    static func object(in text: String) throws -> [String: Any]? {
+        var text = text
+        if let object = text.withUTF8({ FlatJSONObject.read(UnsafeRawBufferPointer($0)) }) { return object }
+        return try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
     }
 
     /// The answer to a `play` message (`object`, whose `id` is `id`): the player started, or

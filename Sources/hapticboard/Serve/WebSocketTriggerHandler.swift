@@ -86,8 +86,8 @@ final class WebSocketTriggerHandler: ChannelDuplexHandler, RemovableChannelHandl
         context.write(data, promise: promise)
     }
 
-    /// A text frame's JSON object, as the session reads it: the common shape without
-    /// `JSONSerialization` (`FlatJSONObject`), anything else with it.
+    /// A text frame's JSON object, as the session reads it (`WebSocketSession.object(in:)`); nil
+    /// for text that is not a JSON object.
     static func object(in text: ByteBuffer) -> [String: Any]? {
         if let object = text.withUnsafeReadableBytes(FlatJSONObject.read) { return object }
         return try? JSONSerialization.jsonObject(with: Data(text.readableBytesView)) as? [String: Any]

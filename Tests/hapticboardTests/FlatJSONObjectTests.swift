@@ -1,5 +1,6 @@
 import Foundation
 import HapticRuntime
+import HardwareMocks
 import NIOCore
 import XCTest
 @testable import hapticboard
@@ -99,6 +100,47 @@ final class FlatJSONObjectTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try WebSocketSession.object(in: #"{"op":"play","effect":"#))
+    }
+
+    /// Texts put together from JSON's tokens and a few that break it (a seeded generator, so every
+    /// run is the same): wherever the reader answers, JSONSerialization reads the same object; and
+    /// generated flat objects of the shape it takes are read.
+    func testGeneratedTextsAreReadAsJSONSerializationReadsThem() throws {
+        let tokens = [
+            "{", "}", "{", "}", ":", ",", ",", " ", "\n", #""op""#, #""play""#, #""effect""#, #""id""#, #""é""#, #""""#,
+            #""a\nb""#, "\"", "0", "7", "-", "-3", "12", "01", ".5", "e2", "E", "true", "false", "tru", "null", "[", "]",
+            "9223372036854775807", "9223372036854775808", "\u{7F}", "\t",
+        ]
+        let values = [#""v""#, "-42", "0", "31", "true", "false", #""ß""#, #""""#]
+        var random = SplitMix64(seed: 0x6A73_6F6E)
+        var takenFromTokens = 0
+        for index in 0..<20_000 {
+            var text: String
+            var isFlat = false
+            if index.isMultiple(of: 2) {
+                // A flat object of the shape the reader takes; one in five with a token spliced in.
+                let count = Int.random(in: 0...5, using: &random)
+                text = "{" + (0..<count).map { #""k\#($0)": "# + values.randomElement(using: &random)! }.joined(separator: ",") + "}"
+                if index.isMultiple(of: 10) {
+                    let at = text.index(text.startIndex, offsetBy: Int.random(in: 0...text.count, using: &random))
+                    text.insert(contentsOf: tokens.randomElement(using: &random)!, at: at)
+                } else {
+                    isFlat = true
+                }
+            } else {
+                text = (0..<Int.random(in: 1...12, using: &random)).map { _ in tokens.randomElement(using: &random)! }.joined()
+            }
+            guard let flat = read(text) else {
+                XCTAssertFalse(isFlat, "a flat object of the shape it takes was left to JSONSerialization: \(text)")
+                continue
+            }
+            if !index.isMultiple(of: 2) { takenFromTokens += 1 }
+            let reference = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "read, but not by JSONSerialization: \(text)")
+            XCTAssertEqual(NSDictionary(dictionary: flat), NSDictionary(dictionary: reference), text)
+            for (key, value) in flat { XCTAssertEqual(value is String, reference[key] is String, "\(key) in \(text)") }
+        }
+        // The token texts that happen to be flat objects are compared too.
+        XCTAssertGreaterThan(takenFromTokens, 0)
     }
 
     private func read(_ text: String) -> [String: Any]? {

@@ -56,7 +56,8 @@ struct WebSocketSession {
     private func handle(_ text: String, subscription: Subscription) -> String {
         var id: JSONValue?
         do {
-            guard let object = try Self.object(in: text) else {
+            var text = text
+            guard let object = try text.withUTF8({ try Self.object(in: UnsafeRawBufferPointer($0)) }) else {
                 throw ServiceError(.invalidRequest, "expected a JSON object", pointer: "")
             }
             id = object["id"].flatMap(JSONValue.init)
@@ -85,12 +86,12 @@ struct WebSocketSession {
         }
     }
 
-    /// A message's JSON object: the common shape without `JSONSerialization` (`FlatJSONObject`),
-    /// anything else with it, which throws for text that is not JSON.
-    static func object(in text: String) throws -> [String: Any]? {
-        var text = text
-        if let object = text.withUTF8({ FlatJSONObject.read(UnsafeRawBufferPointer($0)) }) { return object }
-        return try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    /// A message's JSON object (its UTF-8 text): the common shape without `JSONSerialization`
+    /// (`FlatJSONObject`), anything else with it, which throws for text that is not JSON.
+    /// `WebSocketTriggerHandler` reads frames with it too.
+    static func object(in text: UnsafeRawBufferPointer) throws -> [String: Any]? {
+        if let object = FlatJSONObject.read(text) { return object }
+        return try JSONSerialization.jsonObject(with: Data(text)) as? [String: Any]
     }
 
     /// The answer to a `play` message (`object`, whose `id` is `id`): the player started, or

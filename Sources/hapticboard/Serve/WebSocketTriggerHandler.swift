@@ -89,8 +89,7 @@ final class WebSocketTriggerHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// A text frame's JSON object, as the session reads it (`WebSocketSession.object(in:)`); nil
     /// for text that is not a JSON object.
     static func object(in text: ByteBuffer) -> [String: Any]? {
-        if let object = text.withUnsafeReadableBytes(FlatJSONObject.read) { return object }
-        return try? JSONSerialization.jsonObject(with: Data(text.readableBytesView)) as? [String: Any]
+        try? text.withUnsafeReadableBytes(WebSocketSession.object)
     }
 
     private func answer(_ object: [String: Any], session: WebSocketSession, context: ChannelHandlerContext) {
